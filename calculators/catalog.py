@@ -1,0 +1,404 @@
+"""Load and validate the sourced catalog (catalog.toml) into typed records.
+
+Why a validator of our own instead of a schema library: the package must run
+in the browser on Pyodide with the standard library only, and the errors must
+name the entry and the field so that whoever edits the TOML can fix it at once.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import tomllib
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+
+# Bits stored per element for each precision. MXFP4 stores 4-bit values plus
+# one 8-bit scale per block of 32, so 4 + 8/32 = 4.25 bits. FP8 with 128x128
+# block scales adds one FP32 per 16,384 values (0.002 bits), which we ignore.
+PRECISION_BITS = {
+    "fp32": 32.0,
+    "bf16": 16.0,
+    "fp16": 16.0,
+    "fp8": 8.0,
+    "int8": 8.0,
+    "mxfp4": 4.25,
+    "fp4": 4.0,
+    "int4": 4.0,
+}
+
+ATTENTION_KINDS = ("gqa", "alternating_sliding", "mla", "unmodelled")
+CONFIDENCE = ("high", "medium", "low")
+
+
+class CatalogError(ValueError):
+    """A catalog entry is missing a field or holds an impossible value."""
+
+    def __init__(self, entry: str, field_name: str, problem: str):
+        self.entry, self.field, self.problem = entry, field_name, problem
+        super().__init__(f"catalog entry '{entry}', field '{field_name}': {problem}")
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a datum comes from; every record has one."""
+
+    source: str
+    accessed: str
+    confidence: str
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class WeightGroup:
+    """Parameters stored at one precision, and how many of them a token reads."""
+
+    group: str
+    params: float
+    precision: str
+    read_params: float | None = None
+    experts: int | None = None
+    experts_active: int | None = None
+
+    @property
+    def bytes_per_param(self) -> float:
+        return PRECISION_BITS[self.precision] / 8.0
+
+
+@dataclass(frozen=True)
+class Model:
+    key: str
+    name: str
+    total_params: float
+    active_params: float
+    layers: int
+    query_heads: int
+    hidden: int
+    attention: str
+    max_context: int
+    weights: tuple[WeightGroup, ...]
+    src: Source
+    kv_heads: int | None = None
+    head_dim: int | None = None
+    sliding_window: int | None = None
+    kv_lora_rank: int | None = None
+    qk_rope_head_dim: int | None = None
+
+
+@dataclass(frozen=True)
+class MemoryTier:
+    tier: str
+    bytes: float
+    bytes_per_s: float | None = None
+    confidence: str = "high"
+
+
+@dataclass(frozen=True)
+class Device:
+    key: str
+    name: str
+    memory: tuple[MemoryTier, ...]
+    serving_tier: str
+    peak_flops: dict
+    src: Source
+    power_w: float | None = None
+    peak_flops_sparse: dict = field(default_factory=dict)
+
+    def tier(self, name: str) -> MemoryTier:
+        for t in self.memory:
+            if t.tier == name:
+                return t
+        raise KeyError(f"device '{self.key}' has no memory tier '{name}'")
+
+    @property
+    def serving(self) -> MemoryTier:
+        return self.tier(self.serving_tier)
+
+
+@dataclass(frozen=True)
+class Rack:
+    key: str
+    name: str
+    device: str
+    count: int
+    power_w: float
+    src: Source
+
+
+@dataclass(frozen=True)
+class Measurement:
+    key: str
+    model: str
+    who: str
+    low: float
+    high: float
+    date: str
+    device: str
+    count: int
+    deployment_confidence: str
+    src: Source
+
+
+@dataclass(frozen=True)
+class Datum:
+    """A sourced number or range that is not a model, device or measurement."""
+
+    key: str
+    low: float
+    high: float
+    unit: str
+    what: str
+    src: Source
+
+
+@dataclass(frozen=True)
+class Catalog:
+    models: dict
+    devices: dict
+    racks: dict
+    measurements: dict
+    data: dict
+
+
+# ---------------------------------------------------------------- validation
+
+
+def _req(entry: str, raw: dict, name: str, kind):
+    """Fetch a required field of the given type, or fail naming entry and field."""
+    if name not in raw:
+        raise CatalogError(entry, name, "missing")
+    return _check_type(entry, name, raw[name], kind)
+
+
+def _opt(entry: str, raw: dict, name: str, kind, default=None):
+    return _check_type(entry, name, raw[name], kind) if name in raw else default
+
+
+def _check_type(entry, name, value, kind):
+    if kind is float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise CatalogError(entry, name, f"expected a number, got {value!r}")
+        return float(value)
+    if kind is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise CatalogError(entry, name, f"expected a whole number, got {value!r}")
+        return value
+    if not isinstance(value, kind):
+        raise CatalogError(entry, name, f"expected {kind.__name__}, got {value!r}")
+    return value
+
+
+def _positive(entry, name, value):
+    if value is not None and not value > 0:
+        raise CatalogError(entry, name, f"must be greater than zero, got {value!r}")
+    return value
+
+
+def _source(entry: str, raw: dict) -> Source:
+    accessed = _req(entry, raw, "accessed", str)
+    try:
+        _dt.date.fromisoformat(accessed)
+    except ValueError:
+        raise CatalogError(entry, "accessed", f"not an ISO date (YYYY-MM-DD): {accessed!r}") from None
+    confidence = _req(entry, raw, "confidence", str)
+    if confidence not in CONFIDENCE:
+        raise CatalogError(entry, "confidence", f"unknown confidence {confidence!r}; use one of {CONFIDENCE}")
+    source = _req(entry, raw, "source", str)
+    if not source.strip():
+        raise CatalogError(entry, "source", "empty")
+    return Source(source, accessed, confidence, _opt(entry, raw, "note", str, ""))
+
+
+def _precision(entry, name, value):
+    if value not in PRECISION_BITS:
+        raise CatalogError(entry, name, f"unknown precision {value!r}; known: {', '.join(PRECISION_BITS)}")
+    return value
+
+
+def _weight_group(entry: str, i: int, raw: dict) -> WeightGroup:
+    where = f"{entry}.weights[{i}]"
+    g = WeightGroup(
+        group=_req(where, raw, "group", str),
+        params=_positive(where, "params", _req(where, raw, "params", float)),
+        precision=_precision(where, "precision", _req(where, raw, "precision", str)),
+        read_params=_positive(where, "read_params", _opt(where, raw, "read_params", float)),
+        experts=_positive(where, "experts", _opt(where, raw, "experts", int)),
+        experts_active=_positive(where, "experts_active", _opt(where, raw, "experts_active", int)),
+    )
+    if (g.experts is None) != (g.experts_active is None):
+        raise CatalogError(where, "experts_active", "experts and experts_active go together")
+    if g.experts is not None and g.experts_active > g.experts:
+        raise CatalogError(where, "experts_active", "more active experts than experts")
+    if g.read_params is not None and g.read_params > g.params:
+        raise CatalogError(where, "read_params", "a token cannot read more parameters than are stored")
+    return g
+
+
+def _model(key: str, raw: dict) -> Model:
+    entry = f"models.{key}"
+    pos = lambda name, kind=int: _positive(entry, name, _req(entry, raw, name, kind))  # noqa: E731
+    attention = _req(entry, raw, "attention", str)
+    if attention not in ATTENTION_KINDS:
+        raise CatalogError(entry, "attention", f"unknown attention {attention!r}; use one of {ATTENTION_KINDS}")
+    weights_raw = _req(entry, raw, "weights", list)
+    if not weights_raw:
+        raise CatalogError(entry, "weights", "needs at least one weight group")
+    m = Model(
+        key=key,
+        name=_req(entry, raw, "name", str),
+        total_params=pos("total_params", float),
+        active_params=pos("active_params", float),
+        layers=pos("layers"),
+        query_heads=pos("query_heads"),
+        hidden=pos("hidden"),
+        attention=attention,
+        max_context=pos("max_context"),
+        weights=tuple(_weight_group(entry, i, w) for i, w in enumerate(weights_raw)),
+        src=_source(entry, raw),
+        kv_heads=_positive(entry, "kv_heads", _opt(entry, raw, "kv_heads", int)),
+        head_dim=_positive(entry, "head_dim", _opt(entry, raw, "head_dim", int)),
+        sliding_window=_positive(entry, "sliding_window", _opt(entry, raw, "sliding_window", int)),
+        kv_lora_rank=_positive(entry, "kv_lora_rank", _opt(entry, raw, "kv_lora_rank", int)),
+        qk_rope_head_dim=_positive(entry, "qk_rope_head_dim", _opt(entry, raw, "qk_rope_head_dim", int)),
+    )
+    needs = {
+        "gqa": ("kv_heads", "head_dim"),
+        "alternating_sliding": ("kv_heads", "head_dim", "sliding_window"),
+        "mla": ("kv_lora_rank", "qk_rope_head_dim"),
+        "unmodelled": (),
+    }[attention]
+    for name in needs:
+        if getattr(m, name) is None:
+            raise CatalogError(entry, name, f"missing (attention '{attention}' needs it)")
+    if m.active_params > m.total_params:
+        raise CatalogError(entry, "active_params", "exceeds total_params")
+    return m
+
+
+def _device(key: str, raw: dict) -> Device:
+    entry = f"devices.{key}"
+    tiers = []
+    for i, t in enumerate(_req(entry, raw, "memory", list)):
+        where = f"{entry}.memory[{i}]"
+        tiers.append(
+            MemoryTier(
+                tier=_req(where, t, "tier", str),
+                bytes=_positive(where, "bytes", _req(where, t, "bytes", float)),
+                bytes_per_s=_positive(where, "bytes_per_s", _opt(where, t, "bytes_per_s", float)),
+                confidence=_opt(where, t, "confidence", str, "high"),
+            )
+        )
+    if not tiers:
+        raise CatalogError(entry, "memory", "needs at least one memory tier")
+    peaks = {}
+    for name in ("peak_flops", "peak_flops_sparse"):
+        table = _opt(entry, raw, name, dict, {})
+        for prec, value in table.items():
+            _precision(entry, f"{name}.{prec}", prec)
+            peaks.setdefault(name, {})[prec] = _positive(entry, f"{name}.{prec}", _check_type(entry, f"{name}.{prec}", value, float))
+    d = Device(
+        key=key,
+        name=_req(entry, raw, "name", str),
+        memory=tuple(tiers),
+        serving_tier=_req(entry, raw, "serving_tier", str),
+        peak_flops=peaks.get("peak_flops", {}),
+        peak_flops_sparse=peaks.get("peak_flops_sparse", {}),
+        power_w=_positive(entry, "power_w", _opt(entry, raw, "power_w", float)),
+        src=_source(entry, raw),
+    )
+    try:
+        serving = d.serving
+    except KeyError:
+        raise CatalogError(entry, "serving_tier", f"names no tier in memory: {d.serving_tier!r}") from None
+    if serving.bytes_per_s is None:
+        raise CatalogError(entry, "serving_tier", "the serving tier needs bytes_per_s")
+    return d
+
+
+def _rack(key: str, raw: dict, devices: dict) -> Rack:
+    entry = f"racks.{key}"
+    device = _req(entry, raw, "device", str)
+    if device not in devices:
+        raise CatalogError(entry, "device", f"unknown device {device!r}")
+    return Rack(
+        key=key,
+        name=_req(entry, raw, "name", str),
+        device=device,
+        count=_positive(entry, "count", _req(entry, raw, "count", int)),
+        power_w=_positive(entry, "power_w", _req(entry, raw, "power_w", float)),
+        src=_source(entry, raw),
+    )
+
+
+def _measurement(key: str, raw: dict, models: dict, devices: dict) -> Measurement:
+    entry = f"measurements.{key}"
+    model = _req(entry, raw, "model", str)
+    if model not in models:
+        raise CatalogError(entry, "model", f"unknown model {model!r}")
+    dep = _req(entry, raw, "deployment", dict)
+    device = _req(f"{entry}.deployment", dep, "device", str)
+    if device not in devices:
+        raise CatalogError(entry, "deployment.device", f"unknown device {device!r}")
+    low = _positive(entry, "low", _req(entry, raw, "low", float))
+    high = _positive(entry, "high", _req(entry, raw, "high", float))
+    if high < low:
+        raise CatalogError(entry, "high", "is below low")
+    conf = _req(entry, raw, "deployment_confidence", str)
+    if conf not in CONFIDENCE:
+        raise CatalogError(entry, "deployment_confidence", f"unknown confidence {conf!r}")
+    return Measurement(
+        key=key,
+        model=model,
+        who=_req(entry, raw, "who", str),
+        low=low,
+        high=high,
+        date=_req(entry, raw, "date", str),
+        device=device,
+        count=_positive(entry, "deployment.count", _req(f"{entry}.deployment", dep, "count", int)),
+        deployment_confidence=conf,
+        src=_source(entry, raw),
+    )
+
+
+def _datum(key: str, raw: dict) -> Datum:
+    entry = f"data.{key}"
+    value = _req(entry, raw, "value", list)
+    if len(value) != 2:
+        raise CatalogError(entry, "value", "expected [low, high]")
+    low, high = (_positive(entry, "value", _check_type(entry, "value", v, float)) for v in value)
+    if high < low:
+        raise CatalogError(entry, "value", "high is below low")
+    return Datum(key, low, high, _req(entry, raw, "unit", str), _req(entry, raw, "what", str), _source(entry, raw))
+
+
+def _not_split_key(entry: str, value) -> None:
+    """TOML reads [models.llama-3.1-8b] as nested tables; say so instead of 'field missing'."""
+    if isinstance(value, dict) and value and all(isinstance(v, dict) for v in value.values()):
+        raise CatalogError(entry, "(key)", "holds only sub-tables: a key with a dot must be quoted, e.g. [models.\"llama-3.1-8b\"]")
+
+
+def parse_catalog(raw: dict) -> Catalog:
+    """Validate a parsed TOML document and build the catalog records."""
+    for section in ("models", "devices", "racks", "measurements", "data"):
+        if section not in raw:
+            raise CatalogError(section, "(section)", "missing")
+    for section in ("models", "devices", "racks", "measurements", "data"):
+        for key, value in raw[section].items():
+            _not_split_key(f"{section}.{key}", value)
+    models = {k: _model(k, v) for k, v in raw["models"].items()}
+    devices = {k: _device(k, v) for k, v in raw["devices"].items()}
+    racks = {k: _rack(k, v, devices) for k, v in raw["racks"].items()}
+    measurements = {k: _measurement(k, v, models, devices) for k, v in raw["measurements"].items()}
+    data = {k: _datum(k, v) for k, v in raw["data"].items()}
+    return Catalog(models, devices, racks, measurements, data)
+
+
+def load_text(text: str) -> Catalog:
+    return parse_catalog(tomllib.loads(text))
+
+
+@lru_cache(maxsize=1)
+def load() -> Catalog:
+    """The packaged catalog, parsed once per process (it never changes at run time)."""
+    text = resources.files("calculators").joinpath("catalog.toml").read_text(encoding="utf-8")
+    return load_text(text)
