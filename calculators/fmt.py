@@ -1,0 +1,473 @@
+"""Locale-aware formatting and parsing of the site's figures.
+
+Every number on the site goes through this module, at build time (CPython) and
+in the reader's browser (Pyodide), so it uses the standard library only.  The
+symbols and patterns below are the CLDR data for our four locales as Babel
+2.19 ships them; ``tests/test_fmt.py`` checks the output against Babel so that
+drift in either direction is caught.
+
+Rounding is ROUND_HALF_EVEN on the decimal text of a float (``repr``), which is
+what Babel/CLDR does; the same figure therefore prints the same digits in every
+language, on the server and in the browser.
+"""
+
+from __future__ import annotations
+
+import decimal
+import re
+from decimal import Decimal
+
+__all__ = [
+    "LOCALES",
+    "NBSP",
+    "ParseError",
+    "format_count_words",
+    "format_number",
+    "format_percent",
+    "format_quantity",
+    "format_range",
+    "parse_number",
+    "parse_tokens",
+    "round_decimal",
+]
+
+LOCALES = ("de", "en", "da", "it")
+NBSP = "\u00a0"
+EN_DASH = "\u2013"
+MICRO = "\u00b5"
+TIMES = "\u00d7"
+
+# CLDR (latn numbering system): decimal mark, group mark, minus sign, and the
+# percent pattern's suffix.  Babel 2.19 says: all four use ASCII "-" as minus;
+# de and da put a NBSP before "%", en and it do not.
+_SYMBOLS = {
+    "en": {"decimal": ".", "group": ",", "minus": "-", "percent": "%"},
+    "de": {"decimal": ",", "group": ".", "minus": "-", "percent": NBSP + "%"},
+    "da": {"decimal": ",", "group": ".", "minus": "-", "percent": NBSP + "%"},
+    "it": {"decimal": ",", "group": ".", "minus": "-", "percent": "%"},
+}
+
+
+def _symbols(locale: str) -> dict:
+    """Return the locale's symbols; an unknown locale is a bug, so fail loudly."""
+    try:
+        return _SYMBOLS[locale]
+    except (KeyError, TypeError):
+        raise ValueError(
+            f"unsupported locale {locale!r}; supported: {', '.join(LOCALES)}"
+        ) from None
+
+
+# --------------------------------------------------------------------------
+# Rounding
+# --------------------------------------------------------------------------
+
+
+def _to_decimal(value) -> Decimal:
+    """Exact decimal for ints, the shortest round-tripping text for floats.
+
+    ``repr`` is what a reader would call the float's value and is what Babel
+    rounds, so 2.675 rounds to 2.68 here as it does there.
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, float, Decimal)):
+        raise TypeError(f"expected a number, got {type(value).__name__}")
+    d = value if isinstance(value, Decimal) else Decimal(
+        repr(value) if isinstance(value, float) else value
+    )
+    if not d.is_finite():
+        raise ValueError(f"cannot format a non-finite number: {value!r}")
+    return d
+
+
+def _quantize(d: Decimal, exponent: int) -> Decimal:
+    """Round half-even to ``10**exponent`` with enough precision never to trap.
+
+    A local context keeps us independent of whatever the caller's decimal
+    context is (Babel's 28 digits overflow on large values).
+    """
+    prec = max(28, d.adjusted() - exponent + 3)
+    with decimal.localcontext() as ctx:
+        ctx.prec = prec
+        ctx.rounding = decimal.ROUND_HALF_EVEN
+        ctx.traps[decimal.InvalidOperation] = True
+        return d.quantize(Decimal(1).scaleb(exponent))
+
+
+def round_decimal(value, *, decimals: int | None = None, sig: int | None = None) -> Decimal:
+    """Round ``value`` to ``decimals`` places or ``sig`` significant digits.
+
+    Rounding is part of a figure's definition, so exactly one must be given.
+    The result keeps significant trailing zeros (sig=3 of 2.5 is 2.50).
+    Zero with ``sig`` is ``Decimal(0)``: zero has no significant digits to keep.
+    """
+    if (decimals is None) == (sig is None):
+        raise ValueError("give exactly one of decimals= or sig=")
+    d = _to_decimal(value)
+    if decimals is not None:
+        return _quantize(d, -int(decimals))
+    if sig < 1:
+        raise ValueError(f"sig must be >= 1, got {sig}")
+    if d.is_zero():
+        return Decimal(0)
+    r = _quantize(d, d.adjusted() - sig + 1)
+    if r.adjusted() > d.adjusted():  # 9.996 -> 10.00: one digit too many
+        r = _quantize(r, r.adjusted() - sig + 1)
+    return r
+
+
+# --------------------------------------------------------------------------
+# Numbers, percentages, ranges
+# --------------------------------------------------------------------------
+
+
+def _group(digits: str, sep: str) -> str:
+    """Insert ``sep`` every three digits from the right (CLDR '#,##0')."""
+    head = len(digits) % 3 or 3
+    parts = [digits[:head]] + [digits[i:i + 3] for i in range(head, len(digits), 3)]
+    return sep.join(parts)
+
+
+def _render(d: Decimal, locale: str, grouping: bool = True) -> str:
+    """Write an already rounded Decimal with the locale's symbols.
+
+    Negative zero prints as "0": a figure that rounds to zero has no sign
+    (Babel would print "-0.00"; we deliberately do not).
+    """
+    sym = _symbols(locale)
+    if d.is_zero():
+        d = d.copy_abs()
+    text = f"{d:f}"
+    sign = ""
+    if text.startswith("-"):
+        sign, text = sym["minus"], text[1:]
+    whole, _, frac = text.partition(".")
+    if grouping:
+        whole = _group(whole, sym["group"])
+    return sign + whole + (sym["decimal"] + frac if frac else "")
+
+
+def format_number(value, locale: str, *, decimals: int | None = None,
+                  sig: int | None = None, grouping: bool = True) -> str:
+    """Format a number for ``locale`` ("2,680" / "2.680", "2.50" / "2,50").
+
+    Integers may omit the rounding (they print exactly); floats may not,
+    because how a measured value is rounded belongs to the figure.
+    """
+    _symbols(locale)
+    if decimals is None and sig is None:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValueError("give decimals= or sig= to format a non-integer")
+        decimals = 0
+    return _render(round_decimal(value, decimals=decimals, sig=sig), locale, grouping)
+
+
+def format_percent(fraction, locale: str, *, decimals: int = 0) -> str:
+    """Format a fraction as a percentage (0.253 -> "25%" en, "25 %" de).
+
+    Scaling by 100 is done in Decimal (exact), so no float error sneaks in
+    before the rounding.
+    """
+    sym = _symbols(locale)
+    pct = _to_decimal(fraction).scaleb(2)
+    return _render(_quantize(pct, -int(decimals)), locale) + sym["percent"]
+
+
+def format_range(low_text: str, high_text: str, locale: str) -> str:
+    """Join two formatted numbers with an unspaced en dash ("2,5–3,1").
+
+    All four locales write numeric ranges this way; the locale is still
+    checked so that a typo cannot slip through.
+    """
+    _symbols(locale)
+    return f"{low_text}{EN_DASH}{high_text}"
+
+
+# --------------------------------------------------------------------------
+# Quantities with units
+# --------------------------------------------------------------------------
+
+# kind -> (units as (symbol, factor, threshold) ascending, separator between
+# number and unit, symbol used for zero).  threshold is the |value| from which
+# that unit is chosen.  Factors are Decimals so that scaling is exact.
+
+
+def _si(symbols: list[str], first_exp: int = 0) -> list[tuple[str, Decimal, Decimal]]:
+    """Units in 10**3 steps; each is chosen once the scaled value reaches 1."""
+    return [(s, Decimal(10) ** (first_exp + 3 * i), Decimal(10) ** (first_exp + 3 * i))
+            for i, s in enumerate(symbols)]
+
+
+_PREFIXES = ["", "K", "M", "G", "T", "P"]
+_FLOP_PREFIXES = ["", "k", "M", "G", "T", "P"]
+
+_KINDS = {
+    "bytes": (_si([p + "B" for p in _PREFIXES]), NBSP, "B"),
+    "bytes_per_s": (_si([p + "B/s" for p in _PREFIXES]), NBSP, "B/s"),
+    "flop": (_si([p + "FLOP" for p in _FLOP_PREFIXES]), NBSP, "FLOP"),
+    "flop_per_s": (_si([p + "FLOP/s" for p in _FLOP_PREFIXES]), NBSP, "FLOP/s"),
+    "watts": (_si(["W", "kW", "MW"]), NBSP, "W"),
+    "joules": (_si(["mJ", "J", "kJ", "MJ"], -3), NBSP, "J"),
+    "params": (_si(["", "K", "M", "B", "T"]), "", ""),
+    "seconds": (
+        _si(["ns", MICRO + "s", "ms", "s"], -9)
+        + [("min", Decimal(60), Decimal(120)), ("h", Decimal(3600), Decimal(7200))],
+        NBSP,
+        "s",
+    ),
+    "tok_per_s": ([("tok/s", Decimal(1), Decimal(0))], NBSP, "tok/s"),
+    "ratio": ([(TIMES, Decimal(1), Decimal(0))], "", TIMES),
+    "tokens": ([("", Decimal(1), Decimal(0))], "", ""),
+    "count": ([("", Decimal(1), Decimal(0))], "", ""),
+}
+
+# Binary units are never chosen automatically, only when named (DESIGN: SI by
+# default, GiB only when a figure says so).
+_BINARY = {"bytes": {p + "iB": Decimal(1024) ** (i + 1) for i, p in enumerate("KMGT")}}
+
+# Counted kinds print the exact integer unless a rounding is asked for.
+_COUNTED = ("tokens", "count")
+
+
+def _pick_unit(units, magnitude: Decimal):
+    """Largest unit whose threshold |value| reaches; the smallest otherwise."""
+    chosen = units[0]
+    for unit in units:
+        if magnitude >= unit[2]:
+            chosen = unit
+    return chosen
+
+
+def _forced_unit(kind: str, units, unit: str):
+    """Look up a unit the caller named; a unit of another kind is a bug."""
+    table = {u[0]: u[1] for u in units} | _BINARY.get(kind, {})
+    if unit not in table:
+        raise ValueError(f"unit {unit!r} is not a unit of {kind!r}; "
+                         f"choose from {', '.join(table)}")
+    return unit, table[unit]
+
+
+def _scale_and_round(d: Decimal, units, rounding: dict):
+    """Choose the unit, round in it, and move up if rounding reached the next.
+
+    999.96 GB at sig=3 rounds to 1000 GB, which is written 1.00 TB.
+    """
+    symbol, factor, _ = _pick_unit(units, abs(d))
+    r = round_decimal(d / factor, **rounding)
+    bigger = _pick_unit(units, abs(r) * factor)
+    if bigger[0] != symbol:
+        symbol, factor = bigger[0], bigger[1]
+        r = round_decimal(d / factor, **rounding)
+    return symbol, r
+
+
+def format_quantity(value, kind: str, locale: str, *, sig: int | None = None,
+                    decimals: int | None = None, unit: str | None = None) -> str:
+    """Format ``value`` (in the kind's base unit) as "<number><NBSP><unit>".
+
+    The unit is scaled in SI steps so that the number is at least 1 (bytes,
+    FLOP, W, J, s; seconds also use min from 120 s and h from 7200 s); ``unit``
+    forces one (and allows KiB..TiB for bytes).  Rounding (``sig``, default
+    3, or ``decimals``) happens in the chosen unit.  "params" is written like
+    a model size ("70.6B", no space), "ratio" as "4.75×"; "tokens" and
+    "count" are plain numbers, exact unless a rounding is given.
+    """
+    _symbols(locale)
+    try:
+        units, sep, base = _KINDS[kind]
+    except KeyError:
+        raise ValueError(f"unknown kind {kind!r}; choose from {', '.join(_KINDS)}") from None
+    d = _to_decimal(value)
+    if sig is None and decimals is None and kind in _COUNTED:
+        if d != d.to_integral_value():
+            raise ValueError(f"a {kind} must be a whole number, got {value!r}")
+        return _render(_quantize(d, 0), locale)
+    if sig is not None and decimals is not None:
+        raise ValueError("give at most one of decimals= or sig=")
+    rounding = {"decimals": decimals} if decimals is not None else {"sig": 3 if sig is None else sig}
+    with decimal.localcontext() as ctx:
+        ctx.prec = 60  # exact enough for /60 and /3600, whatever the caller's context
+        if unit is not None:
+            symbol, factor = _forced_unit(kind, units, unit)
+            r = round_decimal(d / factor, **rounding)
+        elif d.is_zero():
+            symbol, r = base, round_decimal(d, **rounding)
+        else:
+            symbol, r = _scale_and_round(d, units, rounding)
+    number = _render(r, locale)
+    return f"{number}{sep}{symbol}" if symbol else number
+
+
+# --------------------------------------------------------------------------
+# Spelled-out numbers
+# --------------------------------------------------------------------------
+
+_WORDS = {
+    "en": "zero one two three four five six seven eight nine ten eleven twelve "
+          "thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty",
+    "de": "null eins zwei drei vier fünf sechs sieben acht neun zehn elf zwölf "
+          "dreizehn vierzehn fünfzehn sechzehn siebzehn achtzehn neunzehn zwanzig",
+    "da": "nul en to tre fire fem seks syv otte ni ti elleve tolv "
+          "tretten fjorten femten seksten sytten atten nitten tyve",
+    "it": "zero uno due tre quattro cinque sei sette otto nove dieci undici dodici "
+          "tredici quattordici quindici sedici diciassette diciotto diciannove venti",
+}
+
+
+def format_count_words(n: int, locale: str) -> str:
+    """Spell out 0..20 as a standalone cardinal ("four", "vier", "fire", "quattro").
+
+    Standalone forms only: German "eins" (not "ein"/"eine"), Danish "en"
+    (not "et"), Italian "uno" (not "un"/"una").  Prose that needs an
+    inflected form should say so in its own translation, not here.
+    """
+    _symbols(locale)
+    words = _WORDS[locale].split()
+    if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n < len(words):
+        raise ValueError(f"can spell out integers 0..{len(words) - 1}, got {n!r}")
+    return words[n]
+
+
+# --------------------------------------------------------------------------
+# Parsing what readers type
+# --------------------------------------------------------------------------
+
+
+class ParseError(ValueError):
+    """A reader's input that is not an acceptable number.
+
+    ``code`` selects the message in the reader's language (the calculators
+    translate it); ``text`` is what they typed, to echo back.
+    """
+
+    CODES = ("empty", "not_a_number", "negative", "zero", "too_large",
+             "not_integer", "bad_grouping")
+
+    def __init__(self, code: str, text: str):
+        assert code in self.CODES, code
+        super().__init__(f"{code}: {text!r}")
+        self.code = code
+        self.text = text
+
+
+_SPACES = " \u00a0\u202f\u2009"
+_MINUS = "-\u2212"
+_SUFFIXES = {
+    "decimal": {"k": Decimal(1000), "m": Decimal(1000) ** 2},
+    "binary": {"k": Decimal(1024), "m": Decimal(1024) ** 2},
+}
+_NUMBER_RE = re.compile(
+    r"(?P<mant>[0-9.,%s]+)(?:[eE](?P<exp>[+-]?[0-9]{1,6}))?\s*(?P<suf>[kKmM])?" % _SPACES
+)
+
+
+def _split_sign(text: str):
+    """Return (negative, rest); accepts "-", the Unicode minus and "+"."""
+    if text[:1] in _MINUS:
+        return True, text[1:].lstrip()
+    if text[:1] == "+":
+        return False, text[1:].lstrip()
+    return False, text
+
+
+def _check_groups(whole: str, seps: str, text: str) -> str:
+    """Remove grouping marks from the integer part if they group by three.
+
+    One kind of mark per number (spaces of any width count as one kind).
+    """
+    kinds = {("space" if c in _SPACES else c) for c in whole if c in seps}
+    if not kinds:
+        return whole
+    if len(kinds) > 1:
+        raise ParseError("bad_grouping", text)
+    groups = re.split("[" + re.escape(seps) + "]", whole)
+    if not 1 <= len(groups[0]) <= 3 or any(len(g) != 3 for g in groups[1:]):
+        raise ParseError("bad_grouping", text)
+    return "".join(groups)
+
+
+def _decimal_mark(mant: str, sym: dict) -> str:
+    """Which character is the decimal mark in ``mant``.
+
+    Normally the locale's; but a lone other-locale mark followed by other
+    than three digits can only be a decimal mark ("2.5" typed in German).
+    """
+    dec, grp = sym["decimal"], sym["group"]
+    if (dec not in mant and mant.count(grp) == 1
+            and not any(c in _SPACES for c in mant)
+            and len(mant.partition(grp)[2]) != 3):
+        return grp
+    return dec
+
+
+def _mantissa(mant: str, sym: dict, text: str) -> Decimal:
+    """Turn the digits-and-marks part into a Decimal, checking the grouping."""
+    dec = _decimal_mark(mant, sym)
+    seps = (sym["group"] + sym["decimal"]).replace(dec, "") + _SPACES
+    if mant.count(dec) > 1:
+        raise ParseError("not_a_number", text)
+    whole, mark, frac = mant.partition(dec)
+    if any(c in seps for c in frac):
+        raise ParseError("bad_grouping", text)
+    if (mark and not frac) or not (whole or frac):
+        raise ParseError("not_a_number", text)
+    whole = _check_groups(whole, seps, text) if whole else "0"
+    return Decimal(whole + "." + (frac or "0"))
+
+
+def _parse_decimal(text: str, locale: str, suffixes) -> Decimal:
+    """Read ``text`` as a signed Decimal in ``locale``; raise ParseError."""
+    sym = _symbols(locale)
+    stripped = text.strip()
+    if not stripped:
+        raise ParseError("empty", text)
+    negative, body = _split_sign(stripped)
+    m = _NUMBER_RE.fullmatch(body)
+    if not m or not any(c.isdigit() for c in m["mant"]) or (m["exp"] and m["suf"]):
+        raise ParseError("not_a_number", text)
+    value = _mantissa(m["mant"].rstrip(_SPACES), sym, text)
+    if m["exp"]:
+        value = value.scaleb(int(m["exp"]))
+    if m["suf"]:
+        if suffixes is None:
+            raise ParseError("not_a_number", text)
+        value = value * _SUFFIXES[suffixes][m["suf"].lower()]
+    return -value if negative else value
+
+
+def parse_number(text: str, locale: str, *, allow_zero: bool = True,
+                 allow_negative: bool = False, integer: bool = False,
+                 max_value=1e18, suffixes: str | None = "decimal"):
+    """Parse a number as a reader of ``locale`` types it; raise ParseError.
+
+    Accepts the locale's marks, spaces (incl. NBSP, narrow NBSP, thin space)
+    as grouping, a lone other-locale decimal mark, an exponent ("2,5e3") or a
+    k/M suffix ("decimal": 10**3, "binary": 2**10 steps; None: no suffixes).
+    Returns an int when ``integer`` is true, else a float; never NaN or inf.
+    """
+    if suffixes not in (None, "decimal", "binary"):
+        raise ValueError(f"suffixes must be None, 'decimal' or 'binary', got {suffixes!r}")
+    with decimal.localcontext() as ctx:
+        ctx.prec, ctx.Emax, ctx.Emin = 60, decimal.MAX_EMAX, decimal.MIN_EMIN
+        value = _parse_decimal(text, locale, suffixes)
+        value = value.copy_abs() if value.is_zero() else value  # "-0" is 0
+        if value < 0 and not allow_negative:
+            raise ParseError("negative", text)
+        if abs(value) > Decimal(max_value):
+            raise ParseError("too_large", text)
+        as_float = float(value)
+        if not allow_zero and as_float == 0:
+            raise ParseError("zero", text)
+        if integer:
+            if value != value.to_integral_value():
+                raise ParseError("not_integer", text)
+            return int(value)
+        return as_float
+
+
+def parse_tokens(text: str, locale: str, **kw) -> int:
+    """Parse a token count: whole, positive, k/M meaning 1024/1024**2 ("8K" = 8192).
+
+    Context lengths are powers of two by convention, hence binary suffixes.
+    """
+    opts = {"integer": True, "suffixes": "binary", "allow_zero": False} | kw
+    return parse_number(text, locale, **opts)
