@@ -1,0 +1,195 @@
+"""The claims commonly made about decode, checked against the model.
+
+Each claim is data: what it says, and one or more parts, each a claimed value
+(or range, or lower bound) beside the figure it is checked against. The
+verdict is computed, never typed:
+
+  correct          every part within the tolerance of the model's figure;
+  rounding         a part differs by more than the tolerance, but is the
+                   model's value rounded to as many significant digits as
+                   the claim itself gives;
+  unit ambiguity   a part misses the figure but matches an alternative
+                   reading (GiB for GB, the FP8 peak for a BF16 model, ...);
+  wrong            a part matches neither;
+  not checkable    the model has no figure for it (the claim lists the
+                   figures it can offer instead).
+
+A claim's verdict is the worst of its parts', in the order above.
+"""
+
+from __future__ import annotations
+
+import math
+from decimal import Decimal
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from .figures import registry
+
+VERDICTS = ("correct", "rounding", "unit_ambiguity", "wrong", "not_checkable")
+TOLERANCE = 0.03  # "about": within 3 % of the model's value
+
+
+@dataclass(frozen=True)
+class Part:
+    """One number of a claim beside the figure it is checked against.
+
+    `claimed` is a value or a (low, high) range in the claim's own unit;
+    `scale` converts it to the figure's SI unit (1e9 for "GB").
+    `mode` says how it is compared: "about" (within the tolerance),
+    "at_least" / "at_most" (a bound the figure must respect), "contains"
+    (the figure's range lies inside the claimed range).
+    `alternatives` are other readings of the same words, as (figure id,
+    scale) pairs: a GB that is really GiB is (same figure, 2**30).
+    """
+
+    claimed: float | tuple
+    figure: str
+    scale: float = 1.0
+    mode: str = "about"
+    alternatives: tuple = ()
+    tolerance: float = TOLERANCE
+
+
+@dataclass(frozen=True)
+class Claim:
+    n: int
+    text: str                       # the claim as commonly made (English; translated in locales/)
+    parts: tuple = ()
+    offers: tuple = ()              # figures shown for a claim the model cannot check
+    note: str = ""                  # why the verdict is what it is, beyond the numbers
+
+
+@dataclass(frozen=True)
+class PartResult:
+    part: Part
+    verdict: str
+    matched: str | None = None      # the figure id that matched (the figure itself or an alternative)
+
+
+@dataclass(frozen=True)
+class Result:
+    claim: Claim
+    verdict: str
+    parts: tuple = field(default_factory=tuple)
+
+
+def _sig_digits(x: float) -> int:
+    """Significant digits a person wrote: 0.3 -> 1, 2.5 -> 2, 140 -> 2, 40 -> 1."""
+    return len(Decimal(repr(float(x))).normalize().as_tuple().digits)
+
+
+def _round_sig(x: float, sig: int) -> float:
+    if x == 0:
+        return 0.0
+    return round(x, sig - 1 - math.floor(math.log10(abs(x))))
+
+
+def _ends(x) -> tuple:
+    return x if isinstance(x, tuple) else (x, x)
+
+
+def _close(claimed: float, computed: float, tol: float) -> bool:
+    return abs(claimed - computed) <= tol * abs(computed)
+
+
+def _agrees(part: Part, value, scale: float) -> bool:
+    """Does the claimed number, read with `scale`, agree with a figure's value?"""
+    lo, hi = (c * scale for c in _ends(part.claimed))
+    v_lo, v_hi = _ends(value)
+    tol = part.tolerance
+    if part.mode == "at_least":
+        return v_lo >= lo * (1 - tol)
+    if part.mode == "at_most":
+        return hi <= v_hi * (1 + tol)
+    if part.mode == "contains":
+        return lo * (1 - tol) <= v_lo and v_hi <= hi * (1 + tol)
+    return _close(lo, v_lo, tol) and _close(hi, v_hi, tol)
+
+
+def _rounds_to(part: Part, value) -> bool:
+    """Is the claim the model's value rounded as coarsely as the claim is written?"""
+    if part.mode != "about":
+        return False
+    pairs = zip(_ends(part.claimed), _ends(value))
+    return all(math.isclose(_round_sig(v / part.scale, _sig_digits(c)), c, rel_tol=1e-9) for c, v in pairs)
+
+
+def check_part(part: Part, figures: dict) -> PartResult:
+    value = figures[part.figure].value
+    if _agrees(part, value, part.scale):
+        return PartResult(part, "correct", part.figure)
+    # An exact alternative reading explains a miss better than coarse rounding.
+    for alt, scale in part.alternatives:
+        if _agrees(part, figures[alt].value, scale):
+            return PartResult(part, "unit_ambiguity", alt)
+    if _rounds_to(part, value):
+        return PartResult(part, "rounding", part.figure)
+    return PartResult(part, "wrong")
+
+
+def check(claim: Claim, figures: dict | None = None) -> Result:
+    figures = registry() if figures is None else figures
+    if not claim.parts:
+        return Result(claim, "not_checkable")
+    results = tuple(check_part(p, figures) for p in claim.parts)
+    worst = max(results, key=lambda r: VERDICTS.index(r.verdict)).verdict
+    return Result(claim, worst, results)
+
+
+CLAIMS = (
+    Claim(1, "A dense 70B model in BF16 grows its KV cache by about 0.3 MB per token.",
+          (Part(0.3, "kv.llama70b.bytes_per_token_short", scale=1e6),),
+          note="0.3 MB is the per-token size rounded to one significant digit."),
+    Claim(2, "8K tokens of context take 2.5 GB of KV cache, 32K take 10 GB, 128K take 40 GB.",
+          tuple(Part(v, f"kv.llama70b.total.{ctx}", scale=1e9, alternatives=((f"kv.llama70b.total.{ctx}", 2**30),))
+                for v, ctx in ((2.5, 8192), (10, 32768), (40, 131072))),
+          note="The values are gibibytes (2^30 B) labelled as gigabytes (10^9 B)."),
+    Claim(3, "A 70B model needs about 140 billion FLOPs per token; an H100 delivers 2000 TFLOPS; the compute takes about 0.07 ms.",
+          (Part(140e9, "flops.llama70b.per_token"),
+           Part(2000e12, "device.h100.peak_bf16", alternatives=(("device.h100.peak_fp8", 1.0),)),
+           Part(0.07e-3, "step.llama70b.h100.compute_time", alternatives=(("step.llama70b.h100.compute_time_fp8", 1.0),))),
+          note="2000 TFLOPS is the dense FP8 peak (or the BF16 peak with sparsity); a BF16 model on the dense BF16 peak takes twice as long."),
+    Claim(4, "At 3.35 TB/s, reading 140 GB of FP16 weights takes about 42 ms.",
+          (Part(3.35e12, "device.h100.bandwidth"), Part(140e9, "weights.llama70b.bytes"),
+           Part(42e-3, "step.llama70b.h100.memory_time"))),
+    Claim(5, "Compute alone would allow 14,000+ tokens per second.",
+          (Part(14000, "ceiling.llama70b.h100.compute", mode="at_least", alternatives=(("ceiling.llama70b.h100.compute_fp8", 1.0),)),),
+          note="Only at the FP8 peak; at the dense BF16 peak the compute ceiling is half of that."),
+    Claim(6, "Production GPU inference of 70B models reaches 50-150 tokens per second.",
+          (Part((50, 150), "speed.per_request", mode="at_most"),),
+          note="Checked against the batch-1 ceiling of Llama 3.1 70B on 8 H100 (BF16); measured providers reached 49 to 71 tok/s in September 2024."),
+    Claim(7, "DeepSeek V4-Pro has 1.6T parameters and activates 49B per token.",
+          (Part(1.6e12, "params.deepseek-v4-pro.total"), Part(49e9, "params.deepseek-v4-pro.active")),
+          note="Matches the model card in the catalog (medium confidence)."),
+    Claim(8, "An SN40L rack of 16 chips holds 1 TB of HBM and 12 TB of DDR; 8 racks hold 128 chips.",
+          (Part(1e12, "sn40l.rack.hbm"), Part(12e12, "sn40l.rack.ddr"), Part(128, "infercom.chips_from_racks")),
+          note="16 sockets with up to 1.5 TB DDR each hold up to 24 TB."),
+    Claim(9, "A 671B model needs 320 GPUs (40 racks) but one rack of 16 RDUs: 95% fewer chips.",
+          (Part(320, "fit.deepseek-v3.h100.devices"), Part(0.95, "fit.deepseek-v3.reduction")),
+          note="Eight-bit weights of 671B parameters fit in a handful of 80 GB GPUs, not hundreds."),
+    Claim(10, "On-chip SRAM is 100x faster than HBM.",
+          offers=("ratio.sram.groq_over_h100", "ratio.sram.wse3_over_h100"),
+          note="The ratio depends on the chip: the catalog gives very different SRAM bandwidths, and none for SN40L's SRAM."),
+    Claim(11, "Dataflow serving is 3-10x faster than GPU serving (50-150 tok/s) for gpt-oss-120b and MiniMax M2.7.",
+          (Part((3, 10), "speedup.gpt-oss-120b.vs_gpu_measured", mode="contains"),
+           Part((3, 10), "speedup.minimax-m2.vs_gpu_measured", mode="contains")),
+          note="GPU providers measured on gpt-oss-120b are far faster than 50-150 tok/s; for MiniMax M2.7 the range holds."),
+    Claim(12, "A 10 kW rack vs 40-50 kW GPU racks is four to five times less power.",
+          (Part((4, 5), "power.ratio"),)),
+    Claim(13, "Dataflow fuses 20+ operators per kernel call vs 1-5 on GPUs.",
+          note="A vendor claim about compilers; the model has no operator-level view."),
+    Claim(14, "In decode, GPU utilisation falls to 20-40%.",
+          offers=("util.llama70b.batch1", "util.llama70b.batch_large"),
+          note="Utilisation depends on the batch: the model gives a fraction of a percent at batch 1 and far more at large batches."),
+    Claim(15, "713 tokens per second on gpt-oss-120b is plausible on 16 SN40L chips.",
+          (Part(1.0, "headroom.infercom-gpt-oss-120b", mode="at_least"),),
+          note="The bandwidth the speed implies at batch 1 is a fraction of the rack's HBM bandwidth."),
+)
+
+
+@lru_cache(maxsize=1)
+def results() -> tuple:
+    """Every claim's verdict, computed once per process."""
+    figs = registry()
+    return tuple(check(c, figs) for c in CLAIMS)

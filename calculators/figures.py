@@ -1,0 +1,486 @@
+"""The registry of named figures: every number the site prints comes from here.
+
+A figure has a stable id, a value computed by the model (or read from the
+catalog), a unit kind and a rounding rule (both part of its definition, not of
+the page), a formula a reader can follow, and the catalog entries it reads.
+Pages call figures by id; the sources page lists them; the checks compare
+them against prose and claims.
+
+To add a figure: write a small function of the catalog under `@figure(...)`
+below, in the section of the page that needs it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from . import fmt
+from . import model as M
+from . import scenarios as S
+from .catalog import Catalog, load
+
+
+@dataclass(frozen=True)
+class Figure:
+    id: str
+    value: float | tuple          # a number, or (low, high) for a range
+    kind: str                     # unit kind understood by fmt.format_quantity, or "percent", "words"
+    formula: str
+    inputs: tuple                 # catalog entries read, e.g. "models.llama-3.1-70b"
+    sig: int | None = 3
+    decimals: int | None = None
+    unit: str | None = None       # force one unit (e.g. "B" for an exact byte count)
+
+    @property
+    def is_range(self) -> bool:
+        return isinstance(self.value, tuple)
+
+    def format(self, locale: str) -> str:
+        """The figure as a reader of `locale` sees it, unit included."""
+        if self.is_range:
+            return self._format_range(locale)
+        return self._format_one(self.value, locale)
+
+    def _format_one(self, value: float, locale: str) -> str:
+        if self.kind == "words":
+            return fmt.format_count_words(int(value), locale)
+        if self.kind == "percent":
+            return fmt.format_percent(value, locale, decimals=self.decimals or 0)
+        return fmt.format_quantity(value, self.kind, locale, sig=self.sig, decimals=self.decimals, unit=self.unit)
+
+    def _format_range(self, locale: str) -> str:
+        """'49–71 tok/s': both ends in the unit the upper end scales to, the unit once."""
+        low, high = self.value
+        if self.kind in ("words", "percent", "count", "tokens"):
+            return fmt.format_range(self._format_one(low, locale), self._format_one(high, locale), locale)
+        high_text = self._format_one(high, locale)
+        if fmt.NBSP not in high_text:  # unit glued to the number (ratios, params)
+            return fmt.format_range(self._format_one(low, locale), high_text, locale)
+        number_high, unit = high_text.rsplit(fmt.NBSP, 1)
+        low_text = fmt.format_quantity(low, self.kind, locale, sig=self.sig, decimals=self.decimals, unit=unit)
+        return fmt.format_range(low_text.rsplit(fmt.NBSP, 1)[0], number_high, locale) + fmt.NBSP + unit
+
+
+_DEFINITIONS = []
+
+
+def figure(id, kind, formula, inputs=(), sig=3, decimals=None, unit=None):
+    """Register a figure computed by the decorated function of the catalog."""
+
+    def wrap(fn):
+        _DEFINITIONS.append((id, kind, formula, tuple(inputs), sig, decimals, unit, fn))
+        return fn
+
+    return wrap
+
+
+@lru_cache(maxsize=1)
+def registry() -> dict:
+    """All figures, computed once per process (four language builds share them)."""
+    return build(load())
+
+
+def build(cat: Catalog) -> dict:
+    """Compute every registered figure from a catalog (tests pass altered ones)."""
+    out = {}
+    for id, kind, formula, inputs, sig, decimals, unit, fn in _DEFINITIONS:
+        if id in out:
+            raise ValueError(f"figure id {id!r} is defined twice")
+        out[id] = Figure(id, fn(cat), kind, formula, inputs, sig, decimals, unit)
+    return out
+
+
+def get(id: str) -> Figure:
+    try:
+        return registry()[id]
+    except KeyError:
+        raise KeyError(f"unknown figure id {id!r}") from None
+
+
+# Short names for catalog records used below.
+L70, GPT, MM, DS3 = "llama-3.1-70b", "gpt-oss-120b", "minimax-m2", "deepseek-v3"
+M_L70, M_GPT, M_MM, M_DS3 = (f"models.{k}" for k in (L70, GPT, MM, DS3))
+H100, SN40L = "h100-sxm", "sn40l"
+D_H100, D_SN40L, R_SN = "devices.h100-sxm", "devices.sn40l", "racks.sn40l-16"
+
+
+def _meas(cat, key):
+    m = cat.measurements[key]
+    return m.low if m.low == m.high else (m.low, m.high)
+
+
+def _datum(cat, key):
+    d = cat.data[key]
+    return d.low if d.low == d.high else (d.low, d.high)
+
+
+def _step70(cat, precision="bf16", **kw):
+    return M.decode_step(cat.models[L70], cat.devices[H100], compute_precision=precision, **kw)
+
+
+# ------------------------------------------------------------- headline
+
+@figure("measured.gpt-oss-120b.sn40l", "tok_per_s", "published per-request output speed", ["measurements.infercom-gpt-oss-120b"], sig=None, decimals=0)
+def _(c): return _meas(c, "infercom-gpt-oss-120b")
+
+
+# ------------------------------------------------- section 2: KV cache size
+
+@figure("kv.llama70b.bytes_per_token", "bytes", "layers × 2 (K and V) × KV heads × head dim × bytes per value (BF16: 2)", [M_L70], sig=None, decimals=0, unit="B")
+def _(c): return M.kv_bytes_per_token(c.models[L70], "bf16")
+
+
+@figure("kv.llama70b.bytes_per_token_short", "bytes", "the same, in kilobytes", [M_L70])
+def _(c): return M.kv_bytes_per_token(c.models[L70], "bf16")
+
+
+@figure("model.llama70b.layers", "count", "catalog: layers", [M_L70], sig=None, decimals=0)
+def _(c): return c.models[L70].layers
+
+
+@figure("model.llama70b.kv_heads", "count", "catalog: KV heads", [M_L70], sig=None, decimals=0)
+def _(c): return c.models[L70].kv_heads
+
+
+@figure("model.llama70b.head_dim", "count", "catalog: head dimension", [M_L70], sig=None, decimals=0)
+def _(c): return c.models[L70].head_dim
+
+
+for _ctx in S.CONTEXTS:
+    @figure(f"context.{_ctx}", "tokens", "context length in tokens (1K = 1,024)", [], sig=None, decimals=0)
+    def _(c, n=_ctx): return n
+
+    @figure(f"kv.llama70b.total.{_ctx}", "bytes", "KV bytes per token × context tokens", [M_L70])
+    def _(c, n=_ctx): return M.kv_bytes(c.models[L70], n)
+
+    @figure(f"kv.llama70b.total_gib.{_ctx}", "bytes", "the same total in binary gibibytes (2^30 B)", [M_L70], unit="GiB")
+    def _(c, n=_ctx): return M.kv_bytes(c.models[L70], n)
+
+
+# ------------------------------------- section 3: one decode step on one GPU
+
+@figure("flops.llama70b.per_token", "flop", "2 × active parameters", [M_L70])
+def _(c): return M.flops_per_token_weights(c.models[L70])
+
+
+@figure("params.llama70b", "params", "catalog: parameters", [M_L70])
+def _(c): return c.models[L70].total_params
+
+
+@figure("device.h100.peak_bf16", "flop_per_s", "datasheet: dense BF16 peak", [D_H100], sig=None, decimals=0, unit="TFLOP/s")
+def _(c): return c.devices[H100].peak_flops["bf16"]
+
+
+@figure("device.h100.peak_fp8", "flop_per_s", "datasheet: dense FP8 peak", [D_H100], sig=None, decimals=0, unit="TFLOP/s")
+def _(c): return c.devices[H100].peak_flops["fp8"]
+
+
+@figure("device.h100.bandwidth", "bytes_per_s", "datasheet: HBM bandwidth", [D_H100])
+def _(c): return c.devices[H100].serving.bytes_per_s
+
+
+@figure("device.h100.memory", "bytes", "datasheet: HBM capacity", [D_H100], sig=None, decimals=0)
+def _(c): return c.devices[H100].serving.bytes
+
+
+@figure("step.llama70b.h100.compute_time", "seconds", "FLOP per token ÷ dense BF16 peak", [M_L70, D_H100])
+def _(c): return _step70(c).compute_s
+
+
+@figure("step.llama70b.h100.compute_time_fp8", "seconds", "FLOP per token ÷ dense FP8 peak", [M_L70, D_H100])
+def _(c): return _step70(c, "fp8").compute_s
+
+
+@figure("weights.llama70b.bytes", "bytes", "parameters × 2 B (BF16)", [M_L70])
+def _(c): return M.weight_bytes_stored(c.models[L70])
+
+
+@figure("step.llama70b.h100.memory_time", "seconds", "weight bytes ÷ HBM bandwidth", [M_L70, D_H100])
+def _(c): return _step70(c).weights_s
+
+
+@figure("ceiling.llama70b.h100.compute", "tok_per_s", "1 ÷ compute time (BF16 peak)", [M_L70, D_H100], sig=None, decimals=0)
+def _(c): return 1.0 / _step70(c).compute_s
+
+
+@figure("ceiling.llama70b.h100.compute_fp8", "tok_per_s", "1 ÷ compute time (FP8 peak)", [M_L70, D_H100], sig=None, decimals=0)
+def _(c): return 1.0 / _step70(c, "fp8").compute_s
+
+
+@figure("ceiling.llama70b.h100.memory", "tok_per_s", "1 ÷ memory time", [M_L70, D_H100], sig=3)
+def _(c): return _step70(c).tokens_per_s
+
+
+@figure("ratio.llama70b.h100.memory_over_compute", "ratio", "memory time ÷ compute time", [M_L70, D_H100], sig=None, decimals=0)
+def _(c):
+    s = _step70(c)
+    return s.weights_s / s.compute_s
+
+
+@figure("fit.llama70b.h100.devices", "count", "fewest H100 whose HBM holds the BF16 weights", [M_L70, D_H100], sig=None, decimals=0)
+def _(c): return M.min_devices(c.models[L70], c.devices[H100])
+
+
+# ------------------------------------------------ section 4: mixture of experts
+
+@figure("params.deepseek-v3.total", "params", "catalog: total parameters", [M_DS3])
+def _(c): return c.models[DS3].total_params
+
+
+@figure("params.deepseek-v3.active", "params", "catalog: active parameters per token", [M_DS3], sig=2)
+def _(c): return c.models[DS3].active_params
+
+
+@figure("share.deepseek-v3.active", "percent", "active ÷ total parameters", [M_DS3], decimals=1)
+def _(c): return c.models[DS3].active_params / c.models[DS3].total_params
+
+
+for _key, _m in (("llama70b", L70), ("deepseek-v3", DS3), ("gpt-oss-120b", GPT)):
+    @figure(f"kv.{_key}.bytes_per_token_long", "bytes", "KV bytes one more token adds at long context (BF16 cache)", [f"models.{_m}"])
+    def _(c, m=_m): return M.kv_bytes_per_token(c.models[m], "bf16")
+
+
+@figure("kv.gpt-oss-120b.bytes_per_token_short", "bytes", "KV bytes per token while the context fits the sliding window (all layers grow)", [M_GPT])
+def _(c): return M.kv_bytes_per_token(c.models[GPT], "bf16", context=1)
+
+
+@figure("model.gpt-oss-120b.window", "tokens", "catalog: sliding window", [M_GPT], sig=None, decimals=0)
+def _(c): return c.models[GPT].sliding_window
+
+
+# ----------------------------------------------------- section 5: batching
+
+for _b in S.BATCHES:
+    @figure(f"batch.llama70b.per_request.{_b}", "tok_per_s", "1 ÷ step time at batch B", [M_L70, D_H100])
+    def _(c, b=_b): return M.decode_step(c.models[L70], c.devices[H100], devices=S.BATCH_DEVICES, batch=b, context=S.BATCH_CONTEXT).tokens_per_s
+
+    @figure(f"batch.llama70b.aggregate.{_b}", "tok_per_s", "B ÷ step time at batch B", [M_L70, D_H100])
+    def _(c, b=_b): return M.decode_step(c.models[L70], c.devices[H100], devices=S.BATCH_DEVICES, batch=b, context=S.BATCH_CONTEXT).aggregate_tokens_per_s
+
+    @figure(f"batch.size.{_b}", "count", "batch size", [], sig=None, decimals=0)
+    def _(c, b=_b): return b
+
+
+@figure("batch.devices", "count", "GPUs in the tensor-parallel group", [], sig=None, decimals=0)
+def _(c): return S.BATCH_DEVICES
+
+
+@figure("batch.context", "tokens", "context per request", [], sig=None, decimals=0)
+def _(c): return S.BATCH_CONTEXT
+
+
+# ---------------------------------------------------- section 6: dataflow
+
+@figure("dataflow.differences", "words", "number of architectural differences listed", [], sig=None)
+def _(c): return len(S.DATAFLOW_DIFFERENCES)
+
+
+for _tier in ("SRAM", "HBM", "DDR"):
+    @figure(f"sn40l.socket.{_tier.lower()}", "bytes", f"datasheet: {_tier} per socket", [D_SN40L], sig=2)
+    def _(c, t=_tier): return c.devices[SN40L].tier(t).bytes
+
+    @figure(f"sn40l.rack.{_tier.lower()}", "bytes", f"{_tier} per socket × sockets per rack", [D_SN40L, R_SN])
+    def _(c, t=_tier): return M.tier_total(c.devices[SN40L], t, c.racks["sn40l-16"].count)["bytes"]
+
+
+@figure("sn40l.rack.sockets", "count", "catalog: sockets per rack", [R_SN], sig=None, decimals=0)
+def _(c): return c.racks["sn40l-16"].count
+
+
+@figure("sn40l.rack.hbm_bandwidth", "bytes_per_s", "HBM bandwidth per socket × sockets", [D_SN40L, R_SN])
+def _(c): return M.tier_total(c.devices[SN40L], "HBM", c.racks["sn40l-16"].count)["bytes_per_s"]
+
+
+for _key, _m in (("gpt-oss-120b", GPT), ("deepseek-v3", DS3)):
+    @figure(f"switch.{_key}.sn40l-rack", "seconds", "weight bytes ÷ (DDR bandwidth per socket × sockets)", [f"models.{_m}", D_SN40L, R_SN])
+    def _(c, m=_m): return M.switch_time(c.models[m], c.devices[SN40L], c.racks["sn40l-16"].count, "DDR")
+
+    @figure(f"weights.{_key}.bytes", "bytes", "Σ weight groups × bytes per parameter at each group's precision", [f"models.{_m}"])
+    def _(c, m=_m): return M.weight_bytes_stored(c.models[m])
+
+
+@figure("fit.deepseek-v3.h100.devices", "count", "fewest H100 whose HBM holds the FP8 weights", [M_DS3, D_H100], sig=None, decimals=0)
+def _(c): return M.min_devices(c.models[DS3], c.devices[H100])
+
+
+@figure("fit.deepseek-v3.sn40l.devices", "count", "fewest SN40L sockets whose HBM holds the FP8 weights", [M_DS3, D_SN40L], sig=None, decimals=0)
+def _(c): return M.min_devices(c.models[DS3], c.devices[SN40L])
+
+
+@figure("fit.deepseek-v3.reduction", "percent", "1 − SN40L sockets ÷ H100 GPUs (negative: more chips)", [M_DS3, D_H100, D_SN40L], decimals=0)
+def _(c): return 1 - M.min_devices(c.models[DS3], c.devices[SN40L]) / M.min_devices(c.models[DS3], c.devices[H100])
+
+
+# -------------------------------------------------- section 7: measured numbers
+
+for _mk in ("infercom-gpt-oss-120b", "infercom-minimax-m2", "sambanova-deepseek-r1", "aa-gpu-gpt-oss-120b",
+            "aa-sambanova-gpt-oss-120b", "aa-cerebras-gpt-oss-120b", "gpu-minimax-m2", "aa-gpu-llama-3.1-70b"):
+    @figure(f"measured.{_mk}", "tok_per_s", "published measurement", [f"measurements.{_mk}"], sig=None, decimals=0)
+    def _(c, k=_mk): return _meas(c, k)
+
+
+for _mk in ("infercom-gpt-oss-120b", "infercom-minimax-m2", "sambanova-deepseek-r1"):
+    @figure(f"implied_bw.{_mk}", "bytes_per_s", "weight bytes read per token × measured tokens per second (batch 1)", [f"measurements.{_mk}"])
+    def _(c, k=_mk):
+        m = c.measurements[k]
+        return M.implied_bandwidth(c.models[m.model], m.high)
+
+    @figure(f"implied_bw_share.{_mk}", "percent", "implied bandwidth ÷ HBM bandwidth of the rack", [f"measurements.{_mk}", D_SN40L, R_SN], decimals=0)
+    def _(c, k=_mk):
+        m = c.measurements[k]
+        return M.implied_bandwidth(c.models[m.model], m.high) / M.tier_total(c.devices[m.device], "HBM", m.count)["bytes_per_s"]
+
+
+@figure("typical_gpu_serving", "tok_per_s", "industry rule of thumb", ["data.typical-gpu-serving-tok-s"], sig=None, decimals=0)
+def _(c): return _datum(c, "typical-gpu-serving-tok-s")
+
+
+for _mk in ("infercom-gpt-oss-120b", "infercom-minimax-m2"):
+    @figure(f"speedup.{_mk}.vs_typical", "ratio", "measured speed ÷ typical GPU range (upper to lower end)", [f"measurements.{_mk}", "data.typical-gpu-serving-tok-s"], sig=3)
+    def _(c, k=_mk):
+        lo, hi = _datum(c, "typical-gpu-serving-tok-s")
+        v = c.measurements[k].high
+        return (v / hi, v / lo)
+
+
+@figure("speedup.gpt-oss-120b.vs_gpu_measured", "ratio", "Infercom speed ÷ measured GPU range (high to low)", ["measurements.infercom-gpt-oss-120b", "measurements.aa-gpu-gpt-oss-120b"], sig=3)
+def _(c):
+    g = c.measurements["aa-gpu-gpt-oss-120b"]
+    v = c.measurements["infercom-gpt-oss-120b"].high
+    return (v / g.high, v / g.low)
+
+
+@figure("speedup.minimax-m2.vs_gpu_measured", "ratio", "Infercom speed ÷ measured GPU range (high to low)", ["measurements.infercom-minimax-m2", "measurements.gpu-minimax-m2"], sig=3)
+def _(c):
+    g = c.measurements["gpu-minimax-m2"]
+    v = c.measurements["infercom-minimax-m2"].high
+    return (v / g.high, v / g.low)
+
+
+# ------------------------------------------------------------ section 8: energy
+
+@figure("power.sn40l-rack", "watts", "catalog: average rack power", [R_SN], sig=2)
+def _(c): return c.racks["sn40l-16"].power_w
+
+
+@figure("power.gpu-rack", "watts", "catalog: GPU rack power", ["data.gpu-rack-power-w"], sig=2)
+def _(c): return _datum(c, "gpu-rack-power-w")
+
+
+@figure("power.ratio", "ratio", "GPU rack power ÷ SN40L rack power", ["data.gpu-rack-power-w", R_SN], sig=2)
+def _(c):
+    lo, hi = _datum(c, "gpu-rack-power-w")
+    p = c.racks["sn40l-16"].power_w
+    return (lo / p, hi / p)
+
+
+for _mk in ("infercom-gpt-oss-120b", "infercom-minimax-m2"):
+    @figure(f"energy.{_mk}.per_token", "joules", "rack power ÷ measured tokens per second (one request at a time)", [R_SN, f"measurements.{_mk}"])
+    def _(c, k=_mk): return M.energy_per_token(c.racks["sn40l-16"].power_w, c.measurements[k].high)
+
+
+# ---------------------------------------------------- section 9: agent loop
+
+@figure("agent.steps", "count", "scenario: model calls in the loop", [], sig=None, decimals=0)
+def _(c): return S.AGENT_STEPS
+
+
+@figure("agent.tokens_per_step", "tokens", "scenario: output tokens per call", [], sig=None, decimals=0)
+def _(c): return S.AGENT_TOKENS_PER_STEP
+
+
+@figure("agent.ttft", "seconds", "scenario: time to first token per call", [])
+def _(c): return S.AGENT_TTFT_S
+
+
+@figure("agent.time.dataflow", "seconds", "steps × (TTFT + tokens ÷ Infercom speed)", ["measurements.infercom-minimax-m2"])
+def _(c): return M.agent_loop_time(S.AGENT_STEPS, S.AGENT_TTFT_S, S.AGENT_TOKENS_PER_STEP, c.measurements["infercom-minimax-m2"].high)
+
+
+@figure("agent.time.gpu", "seconds", "steps × (TTFT + tokens ÷ fastest GPU route)", ["measurements.gpu-minimax-m2"])
+def _(c): return M.agent_loop_time(S.AGENT_STEPS, S.AGENT_TTFT_S, S.AGENT_TOKENS_PER_STEP, c.measurements["gpu-minimax-m2"].high)
+
+
+# ------------------------------------------- "inference speed explained" page
+
+def _speed_step(c, batch=1, context=S.SPEED_PROMPT):
+    return M.decode_step(c.models[L70], c.devices[H100], devices=S.SPEED_DEVICES, batch=batch, context=context)
+
+
+@figure("speed.prompt", "tokens", "scenario: prompt tokens", [], sig=None, decimals=0)
+def _(c): return S.SPEED_PROMPT
+
+
+@figure("speed.output", "tokens", "scenario: output tokens", [], sig=None, decimals=0)
+def _(c): return S.SPEED_OUTPUT
+
+
+@figure("speed.ttft", "seconds", "(prompt × 2 × params + causal attention) ÷ (GPUs × BF16 peak)", [M_L70, D_H100])
+def _(c): return M.prefill_time(c.models[L70], c.devices[H100], S.SPEED_PROMPT, devices=S.SPEED_DEVICES)
+
+
+@figure("speed.per_request", "tok_per_s", "1 ÷ decode step time at batch 1", [M_L70, D_H100])
+def _(c): return _speed_step(c).tokens_per_s
+
+
+@figure("speed.e2e", "seconds", "TTFT + output tokens ÷ per-request speed", [M_L70, D_H100])
+def _(c):
+    ttft = M.prefill_time(c.models[L70], c.devices[H100], S.SPEED_PROMPT, devices=S.SPEED_DEVICES)
+    return M.end_to_end_latency(ttft, S.SPEED_OUTPUT, _speed_step(c).tokens_per_s)
+
+
+@figure("speed.aggregate", "tok_per_s", "batch ÷ step time", [M_L70, D_H100])
+def _(c): return _speed_step(c, batch=S.SPEED_BATCH).aggregate_tokens_per_s
+
+
+@figure("speed.per_request_batched", "tok_per_s", "1 ÷ step time at the batch", [M_L70, D_H100])
+def _(c): return _speed_step(c, batch=S.SPEED_BATCH).tokens_per_s
+
+
+@figure("speed.batch", "count", "scenario: batch size", [], sig=None, decimals=0)
+def _(c): return S.SPEED_BATCH
+
+
+@figure("speed.devices", "count", "scenario: GPUs", [], sig=None, decimals=0)
+def _(c): return S.SPEED_DEVICES
+
+
+# --------------------------------------------------- figures behind the claims
+
+@figure("claim.gpu.h100_needed_671b_fp8", "count", "fewest H100 holding 671B FP8 weights", [M_DS3, D_H100], sig=None, decimals=0)
+def _(c): return M.min_devices(c.models[DS3], c.devices[H100])
+
+
+@figure("ratio.sram.groq_over_h100", "ratio", "Groq SRAM bandwidth ÷ H100 HBM bandwidth", ["devices.groq-lpu", D_H100], sig=2)
+def _(c): return c.devices["groq-lpu"].serving.bytes_per_s / c.devices[H100].serving.bytes_per_s
+
+
+@figure("ratio.sram.wse3_over_h100", "ratio", "WSE-3 SRAM bandwidth ÷ H100 HBM bandwidth", ["devices.wse-3", D_H100], sig=2)
+def _(c): return c.devices["wse-3"].serving.bytes_per_s / c.devices[H100].serving.bytes_per_s
+
+
+@figure("util.llama70b.batch1", "percent", "compute time ÷ step time at batch 1 (speed scenario GPUs, first article context)", [M_L70, D_H100], decimals=1)
+def _(c): return _speed_step(c, 1, S.CONTEXTS[0]).compute_utilisation
+
+
+@figure("util.llama70b.batch_large", "percent", "compute time ÷ step time at batch 64 (speed scenario GPUs, first article context)", [M_L70, D_H100], decimals=0)
+def _(c): return _speed_step(c, S.UTIL_BATCH, S.CONTEXTS[0]).compute_utilisation
+
+
+@figure("params.deepseek-v4-pro.total", "params", "catalog: total parameters", ["models.deepseek-v4-pro"], sig=2)
+def _(c): return c.models["deepseek-v4-pro"].total_params
+
+
+@figure("params.deepseek-v4-pro.active", "params", "catalog: active parameters per token", ["models.deepseek-v4-pro"], sig=2)
+def _(c): return c.models["deepseek-v4-pro"].active_params
+
+
+@figure("infercom.chips_from_racks", "count", "racks × sockets per rack", ["data.infercom-racks", R_SN], sig=None, decimals=0)
+def _(c): return c.data["infercom-racks"].low * c.racks["sn40l-16"].count
+
+
+@figure("headroom.infercom-gpt-oss-120b", "ratio", "rack HBM bandwidth ÷ bandwidth the measured speed implies at batch 1", ["measurements.infercom-gpt-oss-120b", D_SN40L, R_SN], sig=2)
+def _(c):
+    m = c.measurements["infercom-gpt-oss-120b"]
+    return M.tier_total(c.devices[m.device], "HBM", m.count)["bytes_per_s"] / M.implied_bandwidth(c.models[m.model], m.high)

@@ -1,0 +1,139 @@
+"""The figure registry and the claim verdicts.
+
+Verdicts are asserted as the outcome of the model, and each verdict rule is
+also shown to flip when the data it rests on changes (a check that cannot
+fail proves nothing).
+"""
+
+import copy
+import dataclasses
+
+import pytest
+
+from calculators import catalog, claims, figures, fmt
+from calculators.claims import Part, check_part
+
+
+REG = figures.registry()
+
+
+def test_every_figure_has_unit_rounding_formula_and_formats_everywhere():
+    for fig in REG.values():
+        assert fig.formula.strip(), fig.id
+        assert fig.sig is not None or fig.decimals is not None or fig.kind == "words", fig.id
+        for loc in fmt.LOCALES:
+            text = fig.format(loc)
+            assert text and not any(bad in text for bad in ("nan", "inf", "None")), (fig.id, loc, text)
+
+
+def test_figure_inputs_name_real_catalog_entries():
+    cat = catalog.load()
+    sections = {"models": cat.models, "devices": cat.devices, "racks": cat.racks,
+                "measurements": cat.measurements, "data": cat.data}
+    for fig in REG.values():
+        for ref in fig.inputs:
+            section, key = ref.split(".", 1)
+            assert key in sections[section], f"{fig.id} reads unknown {ref}"
+
+
+def test_figures_are_formatted_per_locale():
+    kv = figures.get("kv.llama70b.total.8192")
+    assert kv.format("en") == f"2.68{fmt.NBSP}GB"
+    assert kv.format("de") == kv.format("da") == kv.format("it") == f"2,68{fmt.NBSP}GB"
+    assert figures.get("kv.llama70b.bytes_per_token").format("de") == f"327.680{fmt.NBSP}B"
+    assert figures.get("dataflow.differences").format("da") == "fire"
+    assert figures.get("measured.aa-gpu-llama-3.1-70b").format("en") == f"49–71{fmt.NBSP}tok/s"
+
+
+def test_spelled_out_count_follows_what_it_counts():
+    from calculators import scenarios
+    assert figures.get("dataflow.differences").value == len(scenarios.DATAFLOW_DIFFERENCES)
+
+
+def test_unknown_figure_id_is_named():
+    with pytest.raises(KeyError, match="unknown figure id 'kv.nope'"):
+        figures.get("kv.nope")
+
+
+def test_figures_follow_the_catalog():
+    """Change a datum and the figures that read it change: nothing is typed twice."""
+    cat = catalog.load()
+    h100 = cat.devices["h100-sxm"]
+    faster = dataclasses.replace(h100, memory=(dataclasses.replace(h100.memory[0], bytes_per_s=6.7e12),))
+    altered = dataclasses.replace(cat, devices={**cat.devices, "h100-sxm": faster})
+    reg = figures.build(altered)
+    assert reg["step.llama70b.h100.memory_time"].value == pytest.approx(REG["step.llama70b.h100.memory_time"].value / 2)
+
+
+# ------------------------------------------------------------------ claims
+
+EXPECTED = {  # decided from the model and data (see facts.md, "Claims to check")
+    1: "rounding", 2: "unit_ambiguity", 3: "unit_ambiguity", 4: "correct", 5: "unit_ambiguity",
+    6: "correct", 7: "correct", 8: "wrong", 9: "wrong", 10: "not_checkable", 11: "wrong",
+    12: "correct", 13: "not_checkable", 14: "not_checkable", 15: "correct",
+}
+
+
+def test_all_fifteen_claims_have_verdicts():
+    got = {r.claim.n: r.verdict for r in claims.results()}
+    assert got == EXPECTED
+
+
+def test_claims_reference_existing_figures():
+    for c in claims.CLAIMS:
+        for p in c.parts:
+            assert p.figure in REG
+            for alt, _ in p.alternatives:
+                assert alt in REG
+        for f in c.offers:
+            assert f in REG
+
+
+def _with_value(fig_id, value):
+    reg = dict(REG)
+    reg[fig_id] = dataclasses.replace(REG[fig_id], value=value)
+    return reg
+
+
+def test_about_within_tolerance_is_correct_outside_is_not():
+    part = Part(42e-3, "step.llama70b.h100.memory_time")
+    assert check_part(part, REG).verdict == "correct"
+    assert check_part(part, _with_value(part.figure, 50e-3)).verdict == "wrong"
+
+
+def test_rounding_rule():
+    part = Part(0.3, "kv.llama70b.bytes_per_token_short", scale=1e6)
+    assert check_part(part, REG).verdict == "rounding"
+    # 0.36 MB would round to 0.4: no longer the claim's rounding
+    assert check_part(part, _with_value(part.figure, 0.36e6)).verdict == "wrong"
+
+
+def test_unit_ambiguity_rule():
+    part = claims.CLAIMS[1].parts[0]  # 2.5 "GB" at 8K
+    assert check_part(part, REG).verdict == "unit_ambiguity"
+    assert check_part(dataclasses.replace(part, alternatives=()), REG).verdict == "wrong"
+
+
+def test_bounds_and_contains():
+    assert check_part(Part(14000, "ceiling.llama70b.h100.compute_fp8", mode="at_least"), REG).verdict == "correct"
+    assert check_part(Part(15000, "ceiling.llama70b.h100.compute_fp8", mode="at_least"), REG).verdict == "wrong"
+    assert check_part(Part((50, 150), "speed.per_request", mode="at_most"), REG).verdict == "correct"
+    assert check_part(Part((50, 250), "speed.per_request", mode="at_most"), REG).verdict == "wrong"
+    assert check_part(Part((3, 10), "speedup.minimax-m2.vs_gpu_measured", mode="contains"), REG).verdict == "correct"
+    assert check_part(Part((4, 10), "speedup.minimax-m2.vs_gpu_measured", mode="contains"), REG).verdict == "wrong"
+
+
+def test_claim_verdict_flips_when_the_data_changes():
+    """If the DDR per socket were 0.75 TB, claim 8 (12 TB per rack) would be correct."""
+    cat = catalog.load()
+    sn = cat.devices["sn40l"]
+    tiers = tuple(dataclasses.replace(t, bytes=0.75e12) if t.tier == "DDR" else t for t in sn.memory)
+    altered = dataclasses.replace(cat, devices={**cat.devices, "sn40l": dataclasses.replace(sn, memory=tiers)})
+    result = claims.check(claims.CLAIMS[7], figures.build(altered))
+    assert result.verdict == "correct"
+
+
+def test_worst_part_decides():
+    result = claims.check(claims.CLAIMS[7])
+    assert [p.verdict for p in result.parts] == ["correct", "wrong", "correct"]
+    assert result.verdict == "wrong"
