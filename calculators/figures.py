@@ -484,3 +484,9 @@ def _(c): return c.data["infercom-racks"].low * c.racks["sn40l-16"].count
 def _(c):
     m = c.measurements["infercom-gpt-oss-120b"]
     return M.tier_total(c.devices[m.device], "HBM", m.count)["bytes_per_s"] / M.implied_bandwidth(c.models[m.model], m.high)
+
+
+# === figures added for the article (docs/*/decode.md) ===
+
+
+# === figures added for the other pages (index, speed, glossary, calculators) ===

@@ -1,0 +1,59 @@
+"""Hover explanations for glossary terms, read from each language's glossary page.
+
+One source per language: docs/<lang>/glossary.md. Every `## Term` heading is
+a term; the first paragraph under it is the hover text shown wherever the
+term appears in an article (Markdown abbreviations, shown as tooltips by
+Material's content.tooltips). The hover paragraph is plain text: a macro
+there would show as raw braces in a tooltip, so it is an error.
+"""
+
+from __future__ import annotations
+
+import pathlib
+import re
+from functools import lru_cache
+
+DOCS = pathlib.Path(__file__).resolve().parent.parent / "docs"
+SOURCE_LANG = "de"
+
+
+class GlossaryError(ValueError):
+    pass
+
+
+@lru_cache(maxsize=None)
+def terms(lang: str, docs: pathlib.Path = DOCS) -> dict:
+    """{term: hover text} for a language (German where the page is not translated)."""
+    path = docs / lang / "glossary.md"
+    if not path.exists():
+        path = docs / SOURCE_LANG / "glossary.md"
+    out = {}
+    lines = path.read_text(encoding="utf-8").splitlines()
+    for i, line in enumerate(lines):
+        if not line.startswith("## "):
+            continue
+        term = re.sub(r"\s*\{[^}]*\}\s*$", "", line[3:]).strip()  # drop an attribute list {#id}
+        para = []
+        for j in range(i + 1, len(lines)):
+            text = lines[j].strip()
+            if not text and para:
+                break
+            if text.startswith("#"):
+                break
+            if text:
+                para.append(text)
+        hover = " ".join(para)
+        if not hover:
+            raise GlossaryError(f"{path}:{i + 1}: glossary term {term!r} has no explanation paragraph")
+        if "{{" in hover or "{%" in hover:
+            raise GlossaryError(f"{path}:{i + 1}: the first paragraph of {term!r} is its hover text and must be plain text (move the figure to the next paragraph)")
+        out[term] = re.sub(r"[*_`]", "", hover)
+    return out
+
+
+def abbreviations(lang: str, markdown: str) -> str:
+    """Abbreviation definitions for the glossary terms that occur in `markdown`."""
+    found = [(t, h) for t, h in terms(lang).items() if re.search(rf"(?<!\w){re.escape(t)}(?!\w)", markdown)]
+    if not found:
+        return ""
+    return "\n\n" + "\n".join(f"*[{t}]: {h}" for t, h in found) + "\n"

@@ -1,0 +1,116 @@
+"""The generated tables: catalog sources, the figure registry, the fact check.
+
+Each function returns HTML for one language: `lang` formats numbers and dates,
+`tr(msgid, context=None)` translates UI strings. HTML rather than Markdown
+tables so that cells may hold lists and the output does not depend on the
+Markdown table parser.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from html import escape
+
+from babel.dates import format_date
+
+from calculators import catalog, claims, figures, fmt
+
+
+def _table(headers: list, rows: list, cls: str) -> str:
+    head = "".join(f"<th>{escape(h)}</th>" for h in headers)
+    body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in rows)
+    return f'<div class="md-typeset__scrollwrap"><table class="{cls}"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
+
+
+def accessed(src: catalog.Source, lang: str) -> str:
+    return format_date(_dt.date.fromisoformat(src.accessed), format="medium", locale=lang)
+
+
+def _q(value: float, kind: str, lang: str, **kw) -> str:
+    return escape(fmt.format_quantity(value, kind, lang, **kw))
+
+
+def _source_cells(src: catalog.Source, lang: str, tr) -> list:
+    note = f'<br><small>{escape(tr(src.note, "catalog-note"))}</small>' if src.note else ""
+    return [escape(src.source) + note, accessed(src, lang), escape(tr(src.confidence, "confidence"))]
+
+
+def _model_summary(m: catalog.Model, lang: str, tr) -> str:
+    parts = [
+        tr("{total} parameters, {active} active").format(total=_q(m.total_params, "params", lang),
+                                                          active=_q(m.active_params, "params", lang)),
+        tr("{layers} layers").format(layers=fmt.format_number(m.layers, lang)),
+        tr(m.attention, "attention"),
+    ]
+    if m.kv_heads:
+        parts.append(tr("{kv} KV heads of dimension {dim}").format(kv=fmt.format_number(m.kv_heads, lang),
+                                                                  dim=fmt.format_number(m.head_dim, lang)))
+    groups = ", ".join(f"{escape(g.group)}: {g.precision.upper()}" for g in m.weights)
+    parts.append(groups)
+    return "; ".join(parts)
+
+
+def _device_summary(d: catalog.Device, lang: str, tr) -> str:
+    tiers = ", ".join(
+        f"{escape(t.tier)} {_q(t.bytes, 'bytes', lang)}" + (f" @ {_q(t.bytes_per_s, 'bytes_per_s', lang)}" if t.bytes_per_s else "")
+        for t in d.memory)
+    peaks = ", ".join(f"{p.upper()} {_q(v, 'flop_per_s', lang)}" for p, v in d.peak_flops.items()) or tr("no dense peak published")
+    power = f"; {_q(d.power_w, 'watts', lang)}" if d.power_w else ""
+    return f"{tiers}; {peaks}{power}"
+
+
+def sources_table(lang: str, tr) -> str:
+    """Every catalog datum with its source, access date and confidence."""
+    cat = catalog.load()
+    heads = [tr("Entry"), tr("Data"), tr("Source"), tr("Accessed"), tr("Confidence")]
+    rows = []
+    for m in cat.models.values():
+        rows.append([f"<code>models.{m.key}</code><br>{escape(m.name)}", _model_summary(m, lang, tr)] + _source_cells(m.src, lang, tr))
+    for d in cat.devices.values():
+        rows.append([f"<code>devices.{d.key}</code><br>{escape(d.name)}", _device_summary(d, lang, tr)] + _source_cells(d.src, lang, tr))
+    for r in cat.racks.values():
+        data = tr("{count} × {device}, {power}").format(count=fmt.format_number(r.count, lang), device=escape(cat.devices[r.device].name),
+                                                       power=_q(r.power_w, "watts", lang))
+        rows.append([f"<code>racks.{r.key}</code><br>{escape(r.name)}", data] + _source_cells(r.src, lang, tr))
+    for k, ms in cat.measurements.items():
+        speed = figures.Figure(k, ms.low if ms.low == ms.high else (ms.low, ms.high), "tok_per_s", "", (), None, 0).format(lang)
+        data = f"{escape(cat.models[ms.model].name)}: {escape(speed)} ({escape(ms.who)}, {escape(ms.date)})"
+        rows.append([f"<code>measurements.{k}</code>", data] + _source_cells(ms.src, lang, tr))
+    for k, d in cat.data.items():
+        value = f"{fmt.format_number(d.low, lang, sig=3)}" if d.low == d.high else \
+            fmt.format_range(fmt.format_number(d.low, lang, sig=3), fmt.format_number(d.high, lang, sig=3), lang)
+        rows.append([f"<code>data.{k}</code>", f"{escape(tr(d.what, 'datum'))}: {escape(value)} {escape(d.unit)}"] + _source_cells(d.src, lang, tr))
+    return _table(heads, rows, "sources-table")
+
+
+def figures_table(lang: str, tr) -> str:
+    """Every figure: id, value in this language, formula, catalog entries read."""
+    heads = [tr("Figure"), tr("Value"), tr("Formula"), tr("Reads")]
+    rows = []
+    for f in figures.registry().values():
+        reads = ", ".join(f"<code>{escape(i)}</code>" for i in f.inputs) or escape(tr("scenario (our assumption)"))
+        rows.append([f'<code id="fig-{escape(f.id)}">{escape(f.id)}</code>', escape(f.format(lang)), escape(f.formula), reads])
+    return _table(heads, rows, "figures-table")
+
+
+def _part_cell(res_part: claims.PartResult, reg: dict, lang: str, tr) -> str:
+    fig = reg[res_part.matched or res_part.part.figure]
+    verdict = tr(res_part.verdict, "verdict")
+    return f"{escape(fig.format(lang))} <small>({escape(verdict)}; <code>{escape(fig.id)}</code>)</small>"
+
+
+def factcheck_table(lang: str, tr) -> str:
+    """The claims beside what the model computes, with the computed verdict and its reason."""
+    reg = figures.registry()
+    heads = [tr("Claim"), tr("What the model computes"), tr("Verdict"), tr("Why")]
+    rows = []
+    for res in claims.results():
+        c = res.claim
+        if res.parts:
+            computed = "<br>".join(_part_cell(p, reg, lang, tr) for p in res.parts)
+        else:
+            computed = "<br>".join(f"{escape(reg[f].format(lang))} <small>(<code>{escape(f)}</code>)</small>" for f in c.offers) or "–"
+        why = escape(tr(c.note, "claim-note")) if c.note else ""
+        rows.append([f"{c.n}. {escape(tr(c.text, 'claim'))}", computed,
+                     f'<span class="verdict verdict-{res.verdict}">{escape(tr(res.verdict, "verdict"))}</span>', why])
+    return _table(heads, rows, "factcheck-table")

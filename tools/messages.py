@@ -1,0 +1,114 @@
+"""Collect every UI string the site prints and bring locales/<lang>.po up to date.
+
+Run with `make messages` after adding or changing a UI string. Sources:
+- string literals in tr("..."), t("...") and N_("...") calls in the Python
+  code (Babel's extractor, with `# TRANSLATORS:` comments carried over);
+- {{ t("...") }} calls in the German pages;
+- data that the pages print in words: catalog notes and descriptions,
+  confidence levels, attention kinds, claim texts, claim notes, verdicts.
+Existing translations are kept; new strings arrive untranslated (shown in
+German on the page until translated); strings no longer used are dropped and
+listed.
+"""
+
+from __future__ import annotations
+
+import pathlib
+import re
+import sys
+
+from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_from_file
+from babel.messages.pofile import read_po, write_po
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from calculators import catalog as cat_mod  # noqa: E402
+from calculators import claims  # noqa: E402
+
+LANGS = ("de", "en", "da", "it")
+KEYWORDS = {"tr": {1: None, 2: (1, (2, "c"))}, "t": {1: None, 2: (1, (2, "c"))}, "N_": None}
+PY_SOURCES = ("macros.py", "calculators/*.py", "sitebuild/*.py")
+PAGE_CALL = re.compile(r"""\bt\(\s*"([^"]+)"\s*(?:,\s*"([^"]+)")?\s*\)""")
+
+
+def collect() -> dict:
+    """{(msgid, context): {"locations": [...], "comments": [...]}} for every UI string."""
+    found: dict = {}
+
+    def add(msgid, context, where, comment=None):
+        entry = found.setdefault((msgid, context), {"locations": [], "comments": []})
+        entry["locations"].append(where)
+        if comment and comment not in entry["comments"]:
+            entry["comments"].append(comment)
+
+    for pattern in PY_SOURCES:
+        for path in sorted(ROOT.glob(pattern)):
+            rel = path.relative_to(ROOT).as_posix()
+            for lineno, msg, comments, context in extract_from_file(
+                    "python", str(path), keywords=KEYWORDS, comment_tags=("TRANSLATORS:",), strip_comment_tags=True):
+                if isinstance(msg, str) and msg:
+                    add(msg, context, (rel, lineno), " ".join(comments) or None)
+    for path in sorted((ROOT / "docs" / "de").glob("*.md")):
+        for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            for m in PAGE_CALL.finditer(line):
+                add(m.group(1), m.group(2), (path.relative_to(ROOT).as_posix(), lineno))
+    _collect_data(add)
+    return found
+
+
+def _collect_data(add) -> None:
+    cat = cat_mod.load()
+    where = ("calculators/catalog.toml", 0)
+    for section in ("models", "devices", "racks", "measurements", "data"):
+        for key, rec in getattr(cat, section).items():
+            if rec.src.note:
+                add(rec.src.note, "catalog-note", where, f"Note on the catalog entry {section}.{key} (sources page).")
+    for key, d in cat.data.items():
+        add(d.what, "datum", where, f"What the catalog datum data.{key} is (sources page).")
+    for level in cat_mod.CONFIDENCE:
+        add(level, "confidence", where, "Confidence of a sourced datum: high = read in the primary source, medium = secondary or inferred, low = assumption.")
+    for kind in cat_mod.ATTENTION_KINDS:
+        add(kind, "attention", where, "Attention design of a model; translate as a short noun phrase.")
+    for c in claims.CLAIMS:
+        add(c.text, "claim", ("calculators/claims.py", 0), f"Claim {c.n} as commonly made; keep its numbers exactly as they are.")
+        if c.note:
+            add(c.note, "claim-note", ("calculators/claims.py", 0), f"Why claim {c.n} gets its verdict.")
+    for v in claims.VERDICTS:
+        add(v, "verdict", ("calculators/claims.py", 0), "Verdict of the fact check.")
+
+
+def update(found: dict, locales: pathlib.Path = ROOT / "locales") -> dict:
+    """Rewrite each .po with every collected string; returns {lang: dropped msgids}."""
+    dropped = {}
+    for lang in LANGS:
+        path = locales / f"{lang}.po"
+        old = None
+        if path.exists():
+            with path.open("rb") as fh:
+                old = read_po(fh, locale=lang)
+        new = Catalog(locale=lang, project="decode-memory-bound site", fuzzy=False)
+        for (msgid, context), info in sorted(found.items(), key=lambda kv: (kv[0][1] or "", kv[0][0])):
+            prev = old.get(msgid, context=context) if old else None
+            new.add(msgid, prev.string if prev else "", locations=info["locations"], auto_comments=info["comments"],
+                    user_comments=prev.user_comments if prev else (), context=context,
+                    flags=prev.flags if prev else ())
+        dropped[lang] = sorted(m.id for m in old if m.id and (m.id, m.context) not in found) if old else []
+        with path.open("wb") as fh:
+            write_po(fh, new, width=0, omit_header=False, sort_output=False)
+    return dropped
+
+
+def main() -> int:
+    found = collect()
+    dropped = update(found)
+    print(f"{len(found)} UI strings written to locales/{{{','.join(LANGS)}}}.po")
+    for lang, ids in dropped.items():
+        for msgid in ids:
+            print(f"locales/{lang}.po: dropped unused string {msgid!r}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
