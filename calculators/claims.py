@@ -178,6 +178,7 @@ CLAIMS = (
     Claim(12, "A 10 kW rack vs 40-50 kW GPU racks is four to five times less power.",
           (Part((4, 5), "power.ratio"),)),
     Claim(13, "Dataflow fuses 20+ operators per kernel call vs 1-5 on GPUs.",
+          offers=("fused_ops.dataflow", "fused_ops.gpu"),
           note="A vendor claim about compilers; the model has no operator-level view."),
     Claim(14, "In decode, GPU utilisation falls to 20-40%.",
           offers=("util.llama70b.batch1", "util.llama70b.batch_large"),

@@ -488,5 +488,119 @@ def _(c):
 
 # === figures added for the article (docs/*/decode.md) ===
 
+# Section 2: bytes per BF16 value, the last factor of the KV and weight formulas.
+@figure("precision.bf16.bytes", "bytes", "bits per BF16 value ÷ 8", [], sig=None, decimals=0, unit="B")
+def _(c): return M._bytes("bf16")
+
+
+# Section 3: the roofline of one H100 and where decode at batch 1 sits on it.
+@figure("device.h100.ridge", "count", "dense BF16 peak ÷ HBM bandwidth (FLOP per byte)", [D_H100], sig=None, decimals=0)
+def _(c): return c.devices[H100].peak_flops["bf16"] / c.devices[H100].serving.bytes_per_s
+
+
+@figure("intensity.llama70b.batch1", "count", "FLOP per token ÷ weight bytes read per token (FLOP per byte, batch 1)", [M_L70], sig=None, decimals=1)
+def _(c): return M.flops_per_token_weights(c.models[L70]) / M.weight_bytes_read(c.models[L70], 1)
+
+
+# Section 6: how much larger the rack's DDR tier is than the largest model's weights.
+@figure("ddr.sn40l-rack.over_deepseek-v3", "ratio", "DDR per socket × sockets ÷ DeepSeek V3 weight bytes", [M_DS3, D_SN40L, R_SN], sig=2)
+def _(c): return M.tier_total(c.devices[SN40L], "DDR", c.racks["sn40l-16"].count)["bytes"] / M.weight_bytes_stored(c.models[DS3])
+
+
+# Section 7: weight bytes gpt-oss-120b reads for one token (active experts, attention, unembedding).
+@figure("weights.gpt-oss-120b.read_per_token", "bytes", "Σ weight groups read per token × bytes per parameter (batch 1)", [M_GPT])
+def _(c): return M.weight_bytes_read(c.models[GPT], 1)
+
+
+# Section 9: how much longer the agent loop takes at the GPU speed.
+@figure("agent.ratio", "ratio", "agent loop time at the fastest GPU route ÷ at the Infercom speed", ["measurements.infercom-minimax-m2", "measurements.gpu-minimax-m2"], sig=2)
+def _(c):
+    gpu = M.agent_loop_time(S.AGENT_STEPS, S.AGENT_TTFT_S, S.AGENT_TOKENS_PER_STEP, c.measurements["gpu-minimax-m2"].high)
+    df = M.agent_loop_time(S.AGENT_STEPS, S.AGENT_TTFT_S, S.AGENT_TOKENS_PER_STEP, c.measurements["infercom-minimax-m2"].high)
+    return gpu / df
+
+
 
 # === figures added for the other pages (index, speed, glossary, calculators) ===
+
+# Glossary: sourced vendor claim on fused operator pipelines (SN40L paper).
+@figure("fused_ops.dataflow", "count", "catalog: operators fused into one kernel call on SN40L (lower bound)", ["data.dataflow-fused-operators"], sig=None, decimals=0)
+def _(c): return c.data["dataflow-fused-operators"].low
+
+
+@figure("fused_ops.gpu", "count", "catalog: operators per kernel call in typical GPU fusion", ["data.gpu-fused-operators"], sig=None, decimals=0)
+def _(c): return _datum(c, "gpu-fused-operators")
+
+
+# Glossary: the memory of the dataflow and SRAM accelerators (RDU, LPU, WSE).
+@figure("device.sn40l.hbm_bandwidth", "bytes_per_s", "catalog: HBM bandwidth per SN40L socket", [D_SN40L], sig=2)
+def _(c): return c.devices[SN40L].tier("HBM").bytes_per_s
+
+
+@figure("device.sn40l.ddr_bandwidth", "bytes_per_s", "catalog: DDR bandwidth per SN40L socket", [D_SN40L], sig=2)
+def _(c): return c.devices[SN40L].tier("DDR").bytes_per_s
+
+
+@figure("device.groq-lpu.sram", "bytes", "vendor: SRAM per chip", ["devices.groq-lpu"])
+def _(c): return c.devices["groq-lpu"].tier("SRAM").bytes
+
+
+@figure("device.groq-lpu.bandwidth", "bytes_per_s", "vendor: SRAM bandwidth per chip", ["devices.groq-lpu"], sig=2)
+def _(c): return c.devices["groq-lpu"].tier("SRAM").bytes_per_s
+
+
+@figure("fit.llama70b.groq-lpu.devices", "count", "fewest Groq LPUs whose SRAM holds the BF16 weights", [M_L70, "devices.groq-lpu"], sig=None, decimals=0)
+def _(c): return M.min_devices(c.models[L70], c.devices["groq-lpu"])
+
+
+@figure("device.wse-3.sram", "bytes", "vendor: SRAM per wafer", ["devices.wse-3"], sig=2)
+def _(c): return c.devices["wse-3"].tier("SRAM").bytes
+
+
+@figure("device.wse-3.bandwidth", "bytes_per_s", "vendor: SRAM bandwidth per wafer", ["devices.wse-3"], sig=2)
+def _(c): return c.devices["wse-3"].tier("SRAM").bytes_per_s
+
+
+# Glossary: grouped-query attention against full multi-head attention.
+@figure("model.llama70b.query_heads", "count", "catalog: query heads", [M_L70], sig=None, decimals=0)
+def _(c): return c.models[L70].query_heads
+
+
+@figure("kv.llama70b.bytes_per_token_mha", "bytes", "as KV bytes per token, with one KV head per query head (multi-head attention)", [M_L70])
+def _(c):
+    from dataclasses import replace
+    m = c.models[L70]
+    return M.kv_bytes_per_token(replace(m, kv_heads=m.query_heads), "bf16")
+
+
+@figure("gqa.llama70b.factor", "ratio", "query heads ÷ KV heads", [M_L70], sig=None, decimals=0)
+def _(c): return c.models[L70].query_heads / c.models[L70].kv_heads
+
+
+# "Inference speed explained": derived quantities of the worked example.
+@figure("speed.step_time", "seconds", "1 ÷ per-request speed (time between two tokens, batch 1)", [M_L70, D_H100])
+def _(c): return _speed_step(c).time_s
+
+
+@figure("speed.decode_time", "seconds", "output tokens ÷ per-request speed", [M_L70, D_H100])
+def _(c): return S.SPEED_OUTPUT / _speed_step(c).tokens_per_s
+
+
+@figure("speed.ttft_share", "percent", "TTFT ÷ end-to-end latency", [M_L70, D_H100], decimals=1)
+def _(c):
+    ttft = M.prefill_time(c.models[L70], c.devices[H100], S.SPEED_PROMPT, devices=S.SPEED_DEVICES)
+    return ttft / M.end_to_end_latency(ttft, S.SPEED_OUTPUT, _speed_step(c).tokens_per_s)
+
+
+@figure("speed.aggregate_gain", "ratio", "aggregate throughput at the batch ÷ throughput at batch 1", [M_L70, D_H100], sig=2)
+def _(c): return _speed_step(c, batch=S.SPEED_BATCH).aggregate_tokens_per_s / _speed_step(c).tokens_per_s
+
+
+@figure("speed.per_request_drop", "percent", "1 − per-request speed at the batch ÷ per-request speed at batch 1", [M_L70, D_H100], decimals=0)
+def _(c): return 1 - _speed_step(c, batch=S.SPEED_BATCH).tokens_per_s / _speed_step(c).tokens_per_s
+
+
+@figure("speed.e2e_batched", "seconds", "TTFT + output tokens ÷ per-request speed at the batch", [M_L70, D_H100])
+def _(c):
+    ttft = M.prefill_time(c.models[L70], c.devices[H100], S.SPEED_PROMPT, devices=S.SPEED_DEVICES)
+    return M.end_to_end_latency(ttft, S.SPEED_OUTPUT, _speed_step(c, batch=S.SPEED_BATCH).tokens_per_s)
