@@ -45,7 +45,7 @@ def _options(kind: str, current: str, tr) -> str:
 
 def _field(calc: str, name: str, label: str, kind: str, value, lang: str, tr) -> str:
     fid = f"{calc}-{name}"
-    if kind in ("model", N_("device"), "precision"):
+    if kind in ("model", "device", "precision"):
         control = f'<select id="{fid}" name="{name}" disabled>{_options(kind, value, tr)}</select>'
     else:
         control = f'<input id="{fid}" name="{name}" type="text" inputmode="decimal" value="{escape(fmt.format_number(value, lang))}" disabled>'

@@ -91,9 +91,12 @@ def update(found: dict, locales: pathlib.Path = ROOT / "locales") -> dict:
         new = Catalog(locale=lang, project="decode-memory-bound site", fuzzy=False)
         for (msgid, context), info in sorted(found.items(), key=lambda kv: (kv[0][1] or "", kv[0][0])):
             prev = old.get(msgid, context=context) if old else None
-            new.add(msgid, prev.string if prev else "", locations=info["locations"], auto_comments=info["comments"],
-                    user_comments=prev.user_comments if prev else (), context=context,
-                    flags=prev.flags if prev else ())
+            msg = new.add(msgid, prev.string if prev else "", locations=info["locations"], auto_comments=info["comments"],
+                          user_comments=prev.user_comments if prev else (), context=context,
+                          flags=prev.flags if prev else ())
+            # Our placeholders are {name}; Babel guesses python-format from a "%" in text such as
+            # "95% fewer", and GNU msgfmt -c would then reject natural translations.
+            msg.flags.discard("python-format")
         dropped[lang] = sorted(m.id for m in old if m.id and (m.id, m.context) not in found) if old else []
         with path.open("wb") as fh:
             write_po(fh, new, width=0, omit_header=False, sort_output=False)
