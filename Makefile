@@ -8,10 +8,11 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-requirements
 NODE_STAMP := node_modules/.installed-lock
 
-.PHONY: help setup test test-fast serve site bench lock clean
+.PHONY: help setup test serve site bench lock messages clean
 
 help:
-	@echo "make serve   build and serve the site at http://127.0.0.1:8000"
+	@echo "make serve   build and serve the site at http://127.0.0.1:8000 (live reload)"
+	@echo "make site    write the static site to site/"
 	@echo "make test    run every test (model, formatting, catalog, Pyodide parity)"
 	@echo "make bench   print speed and size ratios against baselines measured in the same run"
 	@echo "make clean   remove the virtual environment, node_modules and build output"
@@ -31,19 +32,24 @@ $(NODE_STAMP): package.json package-lock.json
 test: setup
 	$(PY) -m pytest -q
 
-test-fast: setup
-	$(PY) -m pytest -q -m "not slow"
+# MkDocs 1.6 prints a banner about its successor on every run; it says nothing about this site.
+export NO_MKDOCS_2_WARNING := 1
 
 serve: setup
-	@if [ -f mkdocs.yml ]; then $(PY) -m mkdocs serve -a 127.0.0.1:8000; \
-	else echo "The site does not exist yet (mkdocs.yml is missing); see the issues."; exit 1; fi
+	$(PY) -m mkdocs serve --strict -a 127.0.0.1:8000
+
+site: setup
+	$(PY) -m mkdocs build --strict -d site
 
 bench: setup
-	$(PY) -m tools.bench
+	$(PY) tools/bench.py
 
 # Regenerate the pins after changing a top-level dependency (see requirements.txt).
 lock: setup
-	$(PY) -m pip freeze --exclude-editable > requirements.lock.tmp && mv requirements.lock.tmp requirements.txt
+	{ sed -n '/^#/p' requirements.txt; $(PY) -m pip freeze --all --exclude pip --exclude-editable; } > requirements.txt.tmp && mv requirements.txt.tmp requirements.txt
+
+messages: setup
+	$(PY) tools/messages.py
 
 clean:
 	rm -rf $(VENV) node_modules site dist build .pytest_cache .hypothesis

@@ -16,6 +16,8 @@ Page macros:
 
 from __future__ import annotations
 
+import os
+import pathlib
 from html import escape
 
 from calculators import catalog, charts, figures
@@ -71,8 +73,17 @@ def define_env(env):
 
 def on_post_page_macros(env):
     """Append the glossary's hover explanations (abbr definitions) for terms the page uses."""
-    page = env.page
-    if page.file.src_uri.endswith("glossary.md"):
-        return
     language = env.conf.plugins["i18n"].current_language
-    env.markdown += glossary.abbreviations(language, env.markdown)
+    name = pathlib.PurePosixPath(env.page.file.src_uri).name
+    if name != "glossary.md":
+        env.markdown += glossary.abbreviations(language, env.markdown)
+    _dump_for_benchmark(language, name, env.markdown)
+
+
+def _dump_for_benchmark(language: str, name: str, markdown: str) -> None:
+    """With SITE_DUMP_MARKDOWN=dir, keep each rendered page: `make bench` builds them without macros as its baseline."""
+    target = os.environ.get("SITE_DUMP_MARKDOWN")
+    if target:
+        path = pathlib.Path(target) / language / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(markdown, encoding="utf-8")

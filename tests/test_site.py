@@ -1,0 +1,182 @@
+"""Build the whole site once into a temporary folder and check the HTML readers get."""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import re
+import subprocess
+import sys
+from html.parser import HTMLParser
+
+import pytest
+
+from calculators import charts, figures
+from sitebuild import glossary
+from sitebuild.strings import Strings
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+LANGS = ("de", "en", "da", "it")
+PAGES = sorted(p.stem for p in (ROOT / "docs" / "de").glob("*.md"))
+
+
+def build_site(out: pathlib.Path, root: pathlib.Path = ROOT, extra_env: dict | None = None) -> subprocess.CompletedProcess:
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", **(extra_env or {})}
+    return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", str(out)],
+                          cwd=root, env=env, capture_output=True, text=True, timeout=600)
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> pathlib.Path:
+    out = tmp_path_factory.mktemp("site")
+    proc = build_site(out)
+    assert proc.returncode == 0, f"mkdocs build failed:\n{proc.stdout}\n{proc.stderr}"
+    return out
+
+
+def page(site: pathlib.Path, lang: str, name: str) -> pathlib.Path:
+    prefix = site if lang == "de" else site / lang
+    return prefix / "index.html" if name == "index" else prefix / name / "index.html"
+
+
+class Tags(HTMLParser):
+    """Collects start tags with their attributes, and the text of fig spans."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.tags, self.figs, self._fig = [], [], None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        self.tags.append((tag, a))
+        if tag == "span" and a.get("class") == "fig":
+            self._fig = [a["data-fig"], ""]
+
+    def handle_data(self, data):
+        if self._fig is not None:
+            self._fig[1] += data
+
+    def handle_endtag(self, tag):
+        if tag == "span" and self._fig is not None:
+            self.figs.append(tuple(self._fig))
+            self._fig = None
+
+
+def parse(path: pathlib.Path) -> Tags:
+    t = Tags()
+    t.feed(path.read_text(encoding="utf-8"))
+    return t
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_page_exists_in_every_language(site, lang):
+    missing = [p for p in PAGES if not page(site, lang, p).exists()]
+    assert not missing, f"{lang}: missing pages {missing}"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_html_lang_and_hreflang_alternates(site, lang):
+    for name in PAGES:
+        path = page(site, lang, name)
+        tags = parse(path).tags
+        html = next(a for t, a in tags if t == "html")
+        assert html["lang"] == lang, f"{path}: <html lang={html['lang']}>"
+        alternates = {a["hreflang"]: a["href"] for t, a in tags if t == "link" and a.get("rel") == "alternate" and "hreflang" in a}
+        assert set(alternates) == set(LANGS), f"{path}: hreflang {sorted(alternates)}"
+        for other, href in alternates.items():
+            target = (site / href.lstrip("/") if href.startswith("/") else path.parent / href).resolve()
+            target = target / "index.html" if target.is_dir() else target
+            assert target.exists(), f"{path}: alternate {other} -> {href} does not exist"
+            assert target == page(site, other, name).resolve(), f"{path}: alternate {other} points to {target}"
+
+
+def test_every_figure_is_formatted_for_its_page_language(site):
+    reg = figures.registry()
+    seen = 0
+    for lang in LANGS:
+        for name in PAGES:
+            for fig_id, text in parse(page(site, lang, name)).figs:
+                assert text == reg[fig_id].format(lang), f"{lang}/{name}: {fig_id} shows {text!r}"
+                seen += 1
+    assert seen > 40, "the pages show too few figures for this check to mean anything"
+
+
+def test_decimal_marks_per_locale(site):
+    figs = {lang: dict(parse(page(site, lang, "decode")).figs) for lang in LANGS}
+    kv = "kv.llama70b.total.8192"
+    assert all(kv in f for f in figs.values()), "the article must show the 8K KV total"
+    assert figs["en"][kv] == "2.68\u00a0GB"
+    assert figs["de"][kv] == figs["da"][kv] == figs["it"][kv] == "2,68\u00a0GB"
+
+
+def _chart_titles(path: pathlib.Path) -> list:
+    return re.findall(r'<title id="(chart-[\w-]+)-title">([^<]*)</title>', path.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_charts_present_with_labels_in_page_language(site, lang):
+    strings = Strings()
+    found = {}
+    for name in PAGES:
+        for chart_id, title in _chart_titles(page(site, lang, name)):
+            found[chart_id] = title
+    expected = {"chart-kv-context", "chart-step-split", "chart-batching", "chart-roofline"}
+    assert expected <= set(found), f"{lang}: charts missing: {expected - set(found)}"
+    # the title is the translation for this language, and it differs from the English msgid in de/da/it
+    svg = charts.kv_vs_context(lang, lambda m, c=None: strings.get(m, lang, c))
+    assert re.search(r"<title[^>]*>([^<]*)<", svg).group(1) == found["chart-kv-context"].replace("&#x27;", "'")
+    if lang != "en":
+        assert found["chart-kv-context"] != "KV cache grows with context, at a slope set by the attention design"
+
+
+EXTERNAL = re.compile(r"^(?:https?:)?//(?!127\.0\.0\.1|localhost)", re.I)
+
+
+def test_no_request_leaves_the_origin(site):
+    """Scripts, styles, images, fonts and frames come from the site itself; only text links go out."""
+    offenders = []
+    for path in site.rglob("*.html"):
+        for tag, a in parse(path).tags:
+            for attr in ("src", "srcset", "data", "poster") + (("href",) if tag == "link" else ()):
+                value = a.get(attr) or ""
+                if tag == "link" and a.get("rel") in ("alternate", "canonical"):
+                    continue
+                if EXTERNAL.match(value):
+                    offenders.append(f"{path.relative_to(site)}: <{tag} {attr}={value}>")
+        inline = path.read_text(encoding="utf-8")
+        for m in re.finditer(r"@import\s+url\(['\"]?(https?:)?//", inline):
+            offenders.append(f"{path.relative_to(site)}: CSS import {m.group(0)}")
+    for css in site.rglob("*.css"):
+        for m in re.finditer(r"url\(['\"]?((?:https?:)?//[^)'\"]+)", css.read_text(encoding="utf-8", errors="replace")):
+            offenders.append(f"{css.relative_to(site)}: url({m.group(1)})")
+    assert not offenders, "\n".join(offenders[:20])
+
+
+def test_search_answers_in_the_page_language(site):
+    root_index = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    assert root_index["config"]["lang"] == ["de"]
+    assert not [d for d in root_index["docs"] if d["location"].split("/")[0] in LANGS[1:]]
+    texts = {}
+    for lang in LANGS:
+        idx = root_index if lang == "de" else json.loads((site / lang / "search" / "search_index.json").read_text(encoding="utf-8"))
+        assert idx["config"]["lang"] == [lang]
+        locations = {d["location"] for d in idx["docs"]}
+        for name in PAGES:
+            assert ("" if name == "index" else f"{name}/") in locations, f"{lang} index lacks {name}"
+        texts[lang] = next(d["text"] for d in idx["docs"] if d["location"] == "decode/")
+    assert len(set(texts.values())) == len(LANGS), "each language's index must hold its own text"
+    # pages of non-default languages point their search at their own index
+    en_html = page(site, "en", "decode").read_text(encoding="utf-8")
+    assert '+ "en" + "/"' in en_html
+    assert "cfg.base" not in page(site, "de", "decode").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_glossary_terms_explained_on_hover(site, lang):
+    html = page(site, lang, "decode").read_text(encoding="utf-8")
+    abbrs = dict((t, h) for h, t in re.findall(r'<abbr title="([^"]*)">([^<]*)</abbr>', html))
+    terms = glossary.terms(lang)
+    assert len(abbrs) >= 3, f"{lang}: only {sorted(abbrs)} explained on hover"
+    for term in abbrs:
+        assert term in terms, f"{lang}: abbr {term!r} is not a glossary term"
