@@ -130,7 +130,7 @@ def kv_vs_context(locale: str, tr, cat: catalog.Catalog | None = None) -> str:
         body += _line(xs, ys, pts, i, m.name)
     values = {f"m{i}": fmt.format_quantity(pts[-1][1] * 1e9, "bytes", locale) for i, (_, pts) in enumerate(series, 1)}
     desc = tr("At {context} tokens the cache holds {m1} for Llama 3.1 70B (grouped-query attention), "
-              "{m2} for DeepSeek V3 (latent attention) and {m3} for gpt-oss-120b (half of its layers slide).").format(
+              "{m2} for DeepSeek V3 (latent attention) and {m3} for gpt-oss-120b (its sliding-window layers stop growing).").format(
         context=fmt.format_quantity(top, "tokens", locale), **values)
     return _frame("chart-kv-context", tr("KV cache grows with context, at a slope set by the attention design"), desc, body)
 
@@ -222,13 +222,13 @@ def roofline(locale: str, tr, cat: catalog.Catalog | None = None) -> str:
     exp_label = lambda v: fmt.format_number(v, locale, decimals=1 if v < 1 else 0)  # noqa: E731
     flops_label = lambda v: fmt.format_quantity(v, "flop_per_s", locale, sig=1)  # noqa: E731
     body = _axes(xs, ys, tr("Arithmetic intensity (FLOP per byte read)"), tr("Attainable FLOP/s"), exp_label, flops_label)
-    body += _line(xs, ys, roof, 1, tr("H100 roof (BF16)"))
+    body += _line(xs, ys, roof, 1, tr("H100 roofline (BF16)"))
     for i, ((x, y), label) in enumerate(marks):
         body.append(f'<circle class="chart-point s{i + 2}" cx="{xs(x):.1f}" cy="{ys(y):.1f}" r="5"/>')
         body.append(_text(xs(x) + 8, ys(y) + 16 + 14 * (i % 2), label, "start", f"chart-label s{i + 2}"))
-    desc = tr("The ridge sits at {ridge} FLOP per byte. Decode at batch one does about {i1} FLOP per byte "
+    desc = tr("The ridge sits at {ridge} FLOP per byte. Decode at batch {b} does about {i1} FLOP per byte "
               "and reaches {p1}; prefill of {n} tokens reaches the peak of {peak}.").format(
-        ridge=fmt.format_number(ridge, locale, decimals=0), i1=fmt.format_number(marks[0][0][0], locale, decimals=1),
+        ridge=fmt.format_number(ridge, locale, decimals=0), b=fmt.format_number(1, locale), i1=fmt.format_number(marks[0][0][0], locale, decimals=1),
         p1=fmt.format_quantity(marks[0][0][1], "flop_per_s", locale), n=fmt.format_number(S.SPEED_PROMPT, locale),
         peak=fmt.format_quantity(peak, "flop_per_s", locale))
     return _frame("chart-roofline", tr("Roofline of one H100: decode sits on the memory slope"), desc, body)

@@ -51,9 +51,21 @@ def terms(lang: str, docs: pathlib.Path = DOCS) -> dict:
     return out
 
 
+def _variants(term: str) -> tuple:
+    """The term as headed and with its first letter in the other case ("Cache KV", "cache KV")."""
+    other = term[0].swapcase() + term[1:]
+    return (term,) if other == term else (term, other)
+
+
 def abbreviations(lang: str, markdown: str) -> str:
-    """Abbreviation definitions for the glossary terms that occur in `markdown`."""
-    found = [(t, h) for t, h in terms(lang).items() if re.search(rf"(?<!\w){re.escape(t)}(?!\w)", markdown)]
+    """Abbreviation definitions for the glossary terms that occur in `markdown`.
+
+    Abbreviations match case-sensitively, so a term that a sentence starts
+    with, or that a language writes in lower case mid-sentence, gets its
+    variant defined too.
+    """
+    found = [(v, h) for t, h in terms(lang).items() for v in _variants(t)
+             if re.search(rf"(?<!\w){re.escape(v)}(?!\w)", markdown)]
     if not found:
         return ""
     return "\n\n" + "\n".join(f"*[{t}]: {h}" for t, h in found) + "\n"

@@ -85,7 +85,7 @@ def sources_table(lang: str, tr) -> str:
 
 def figures_table(lang: str, tr) -> str:
     """Every figure: id, value in this language, formula, catalog entries read."""
-    heads = [tr("Figure"), tr("Value"), tr("Formula"), tr("Reads")]
+    heads = [tr("Figure ID"), tr("Value"), tr("Formula"), tr("Inputs read")]
     rows = []
     for f in figures.registry().values():
         reads = ", ".join(f"<code>{escape(i)}</code>" for i in f.inputs) or escape(tr("scenario (our assumption)"))
