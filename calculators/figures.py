@@ -121,10 +121,6 @@ def _step70(cat, precision="bf16", **kw):
 
 # ------------------------------------------------------------- headline
 
-@figure("measured.gpt-oss-120b.sn40l", "tok_per_s", "published per-request output speed", ["measurements.infercom-gpt-oss-120b"], sig=None, decimals=0)
-def _(c): return _meas(c, "infercom-gpt-oss-120b")
-
-
 # ------------------------------------------------- section 2: KV cache size
 
 @figure("kv.llama70b.bytes_per_token", "bytes", "layers × 2 (K and V) × KV heads × head dim × bytes per value (BF16: 2)", [M_L70], sig=None, decimals=0, unit="B")

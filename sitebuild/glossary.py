@@ -51,7 +51,7 @@ def terms(lang: str, docs: pathlib.Path = DOCS) -> dict:
     return out
 
 
-def _variants(term: str) -> tuple:
+def variants(term: str) -> tuple:
     """The term as headed and with its first letter in the other case ("Cache KV", "cache KV")."""
     other = term[0].swapcase() + term[1:]
     return (term,) if other == term else (term, other)
@@ -64,7 +64,7 @@ def abbreviations(lang: str, markdown: str) -> str:
     with, or that a language writes in lower case mid-sentence, gets its
     variant defined too.
     """
-    found = [(v, h) for t, h in terms(lang).items() for v in _variants(t)
+    found = [(v, h) for t, h in terms(lang).items() for v in variants(t)
              if re.search(rf"(?<!\w){re.escape(v)}(?!\w)", markdown)]
     if not found:
         return ""

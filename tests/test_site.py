@@ -8,6 +8,7 @@ import pathlib
 import re
 import subprocess
 import sys
+from html import unescape as html_unescape
 from html.parser import HTMLParser
 
 import pytest
@@ -175,8 +176,9 @@ def test_search_answers_in_the_page_language(site):
 @pytest.mark.parametrize("lang", LANGS)
 def test_glossary_terms_explained_on_hover(site, lang):
     html = page(site, lang, "decode").read_text(encoding="utf-8")
-    abbrs = dict((t, h) for h, t in re.findall(r'<abbr title="([^"]*)">([^<]*)</abbr>', html))
-    terms = glossary.terms(lang)
+    abbrs = {html_unescape(t): html_unescape(h) for h, t in re.findall(r'<abbr title="([^"]*)">([^<]*)</abbr>', html)}
+    spellings = {v: t for t in glossary.terms(lang) for v in glossary.variants(t)}
     assert len(abbrs) >= 3, f"{lang}: only {sorted(abbrs)} explained on hover"
-    for term in abbrs:
-        assert term in terms, f"{lang}: abbr {term!r} is not a glossary term"
+    for shown, hover in abbrs.items():
+        assert shown in spellings, f"{lang}: abbr {shown!r} is not a glossary term"
+        assert hover == html_unescape(glossary.terms(lang)[spellings[shown]]), f"{lang}: hover text of {shown!r}"
