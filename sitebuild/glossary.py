@@ -64,8 +64,16 @@ def abbreviations(lang: str, markdown: str) -> str:
     with, or that a language writes in lower case mid-sentence, gets its
     variant defined too.
     """
-    found = [(v, h) for t, h in terms(lang).items() for v in variants(t)
-             if re.search(rf"(?<!\w){re.escape(v)}(?!\w)", markdown)]
+    pattern, hover = _matcher(lang)
+    found = dict.fromkeys(m.group(0) for m in pattern.finditer(markdown))
     if not found:
         return ""
-    return "\n\n" + "\n".join(f"*[{t}]: {h}" for t, h in found) + "\n"
+    return "\n\n" + "\n".join(f"*[{v}]: {hover[v]}" for v in found) + "\n"
+
+
+@lru_cache(maxsize=None)
+def _matcher(lang: str):
+    """One compiled pattern for all spellings of a language's terms (longest first), and their hover texts."""
+    hover = {v: h for t, h in terms(lang).items() for v in variants(t)}
+    alternatives = "|".join(re.escape(v) for v in sorted(hover, key=len, reverse=True))
+    return re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)"), hover

@@ -9,6 +9,7 @@ Markdown table parser.
 from __future__ import annotations
 
 import datetime as _dt
+from functools import lru_cache
 from html import escape
 
 from babel.dates import format_date
@@ -23,7 +24,13 @@ def _table(headers: list, rows: list, cls: str) -> str:
 
 
 def accessed(src: catalog.Source, lang: str) -> str:
-    return format_date(_dt.date.fromisoformat(src.accessed), format="medium", locale=lang)
+    return _date(src.accessed, lang)
+
+
+@lru_cache(maxsize=None)
+def _date(iso: str, lang: str) -> str:
+    """A date in the language's medium format; cached, as Babel's lookup is slow and dates repeat."""
+    return format_date(_dt.date.fromisoformat(iso), format="medium", locale=lang)
 
 
 def _q(value: float, kind: str, lang: str, **kw) -> str:
