@@ -1,0 +1,142 @@
+"""Build hook: run the fact and translation checks once per build, and put translation notices on pages.
+
+The adapter between MkDocs and sitebuild/checks (which knows nothing of
+MkDocs). mkdocs-static-i18n re-runs the whole build once per language from
+its on_post_build; those inner builds are recognised by the plugin's
+`building` flag and skipped, so the checks run once per `mkdocs build` (and
+once per rebuild under `mkdocs serve`).
+
+- on_pre_build: every check; problems print as `path:line: error: ...`
+  (plus GitHub annotations when GITHUB_ACTIONS=true); an error stops the build.
+  SITE_CHECKS=off skips them (for `make bench`'s comparison, or a quick look).
+- on_page_markdown: a stale or unreviewed translation, or a page shown in
+  German because its translation is missing, gets a short notice in the
+  page's language.
+- on_post_build: the figures the macros rendered must be the ones the checks
+  read on the sources (nothing reached a page around them).
+"""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import sys
+from collections import Counter
+
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from sitebuild import checks, translations  # noqa: E402
+from sitebuild.checks import usage  # noqa: E402
+from sitebuild.strings import LANGS, SOURCE_LANG, Strings  # noqa: E402
+
+_STRINGS = Strings()
+_state: dict = {}
+
+
+def _enabled() -> bool:
+    return os.environ.get("SITE_CHECKS", "on").strip().lower() not in ("off", "0", "false", "no")
+
+
+def _inner_build(config) -> bool:
+    i18n = config.plugins.get("i18n")
+    return bool(i18n is not None and getattr(i18n, "building", False))
+
+
+def _languages(config) -> list:
+    i18n = config.plugins.get("i18n")
+    if i18n is None:
+        return [SOURCE_LANG]
+    return [lang.locale for lang in i18n.config.languages if lang.build]
+
+
+def _root(config) -> pathlib.Path:
+    return pathlib.Path(config.config_file_path).resolve().parent
+
+
+def _emit(problems, summarize=True) -> None:
+    for line in checks.lines(problems, summarize=summarize):
+        print(line, file=sys.stderr)
+
+
+def on_pre_build(config, **kwargs):
+    if _inner_build(config):
+        return
+    root = _root(config)
+    _state.clear()
+    _state["root"] = root
+    usage.reset()
+    if not _enabled():
+        return
+    macros_plugin = config.plugins.get("macros")
+    macros = getattr(macros_plugin, "macros", None) or None
+    project = checks.Project(root, _languages(config), macros)
+    problems = checks.run(root, project=project)
+    _state["project"] = project
+    _state["status"] = {(s.lang, s.name): s.state for s in translations.statuses(root, project.langs, project.pages)}
+    _emit(problems)
+    errs = checks.errors(problems)
+    if errs:
+        raise PluginError(f"{len(errs)} fact or translation check error(s), listed above with file and line "
+                          f"(SITE_CHECKS=off builds without the checks)")
+
+
+def _status(root: pathlib.Path, lang: str, name: str) -> str:
+    key = (lang, name)
+    cache = _state.setdefault("status", {})
+    if key not in cache:
+        cache[key] = translations.page_status(root, lang, name).state
+    return cache[key]
+
+
+def _tr(lang: str):
+    def tr(msgid: str, context: str | None = None) -> str:
+        try:
+            return _STRINGS.get(msgid, lang, context)
+        except KeyError:      # not extracted yet (`make messages`): the English msgid, reported by the checks
+            return msgid
+    return tr
+
+
+@event_priority(-50)   # after mkdocs-macros has rendered the page
+def on_page_markdown(markdown, page, config, files, **kwargs):
+    i18n = config.plugins.get("i18n")
+    if i18n is None:
+        return markdown
+    lang = i18n.current_language
+    if lang == SOURCE_LANG:
+        return markdown
+    root = _state.get("root") or _root(config)
+    src = pathlib.PurePosixPath(page.file.src_uri)
+    name = "/".join(src.parts[1:]) if src.parts and src.parts[0] in LANGS else src.as_posix()
+    shown_from = getattr(page.file, "locale", lang)
+    state = translations.MISSING if shown_from != lang else _status(root, lang, name)
+    text = translations.notice(state, _tr(lang))
+    return translations.notice_markdown(markdown, text) if text else markdown
+
+
+@event_priority(-200)  # after mkdocs-static-i18n has built the other languages
+def on_post_build(config, **kwargs):
+    if _inner_build(config) or not _enabled() or "project" not in _state:
+        return
+    project = _state["project"]
+    problems = []
+    for (lang, src_uri), ids in sorted(usage.rendered().items()):
+        rel = f"docs/{src_uri}"
+        parts = pathlib.PurePosixPath(src_uri).parts
+        page = project.pages.get(parts[0], {}).get("/".join(parts[1:])) if parts else None
+        if page is None:
+            continue
+        static = Counter(m.args[0] for m in page.macros if m.name in checks.refs.FIGURE_MACROS and m.args)
+        extra = Counter(ids) - static
+        for fid in sorted(extra):
+            problems.append(checks.Problem(rel, 0, checks.ERROR, "render-parity",
+                                           f"the {lang} build rendered figure {fid!r} that the checks did not see in the source: "
+                                           f"write it as a literal {{{{ fig(\"{fid}\") }}}} call"))
+    _emit(problems)
+    if problems:
+        raise PluginError(f"{len(problems)} figure(s) reached a page around the checks, listed above")
