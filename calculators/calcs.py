@@ -4,9 +4,11 @@ The build pre-renders each calculator's default result with these functions
 and the browser calls the very same ones on Pyodide, so the default strings
 in the static HTML equal what the browser prints (DESIGN invariant 2).
 
-A result is a list of rows (label msgid, formatted value) plus an optional
-SVG chart; labels are English msgids that the page translates. Inputs are
-already parsed numbers here; fmt.parse_* turns what a reader types into them.
+A result is a list of rows (label, formatted value) plus an optional verdict.
+Labels are English msgids that the page translates, except rows that name a
+device (the fit calculator), which are names and stay as they are. Inputs
+here are already parsed and checked; calculators/ui.py turns what a reader
+types into them and says what is wrong with it.
 """
 
 from __future__ import annotations
@@ -17,7 +19,14 @@ from . import catalog, fmt
 from . import model as M
 from . import scenarios as S
 
-CUSTOM = "custom"
+CUSTOM = "custom"          # model key of the KV calculator's hand-entered model
+AS_RELEASED = "catalog"    # weight precision: each weight group as the catalog stores it
+
+KV_PRECISIONS = ("bf16", "fp8", "mxfp4", "fp4")
+WEIGHT_PRECISIONS = (AS_RELEASED, "bf16", "fp8", "mxfp4", "fp4")
+NARROW = ("fp8", "int8", "mxfp4", "fp4", "int4")   # weights for which FP8 arithmetic is used
+UNKNOWN = "\u2013"         # shown where the model has no answer (no published peak, does not fit)
+FIT_LIMIT = 10_000         # the fit calculator stops counting devices here
 
 
 def N_(msgid: str) -> str:
@@ -25,10 +34,20 @@ def N_(msgid: str) -> str:
     return msgid
 
 
+CUSTOM_LABEL = N_("custom model")
+
+
+@dataclass(frozen=True)
+class Row:
+    label: str          # msgid, or a device name when `name` is true
+    value: str
+    name: bool = False
+
+
 @dataclass
 class Result:
-    rows: list = field(default_factory=list)       # [(label msgid, value text)]
-    verdict: str = ""                                # a short msgid ("fits", "does not fit", "memory", ...)
+    rows: list = field(default_factory=list)       # [Row]
+    verdict: str = ""                                # a short msgid ("fits on one device", "memory-bound", ...)
 
 
 DEFAULTS = {
@@ -36,13 +55,25 @@ DEFAULTS = {
                  "device": "h100-sxm", "layers": 80, "kv_heads": 8, "head_dim": 128},
     "decode": {"model": "llama-3.1-70b", "weight_precision": "bf16", "device": "h100-sxm", "devices": 8,
                "batch": 1, "context": 8 * 1024, "kv_precision": "bf16"},
-    "fit": {"model": "deepseek-v3", "context": 32 * 1024, "batch": 8, "kv_precision": "bf16"},
+    "fit": {"model": "deepseek-v3", "weight_precision": AS_RELEASED, "kv_precision": "bf16",
+            "context": 32 * 1024, "batch": 8},
     "latency": {"model": "llama-3.1-70b", "device": "h100-sxm", "devices": S.SPEED_DEVICES, "prompt": S.SPEED_PROMPT,
-                "output": S.SPEED_OUTPUT, "steps": S.AGENT_STEPS},
+                "output": S.SPEED_OUTPUT, "steps": S.AGENT_STEPS, "tool_s": 0.0},
 }
 
+# Verdicts, named once so that the browser's string table can list them.
+V_FITS, V_NO_FIT = N_("fits on one device"), N_("does not fit on one device")
+V_MEMORY, V_COMPUTE = N_("memory-bound"), N_("compute-bound")
+V_MEMORY_NO_PEAK = N_("memory-bound (no published compute peak to compare)")
+VERDICTS = (V_FITS, V_NO_FIT, V_MEMORY, V_COMPUTE, V_MEMORY_NO_PEAK)
 
-def _model(inputs: dict, cat: catalog.Catalog) -> catalog.Model:
+
+def model_keys(cat: catalog.Catalog) -> list:
+    """Catalog models whose KV cache the model can compute (the calculators' choices)."""
+    return [k for k, m in cat.models.items() if m.attention != "unmodelled"]
+
+
+def model(inputs: dict, cat: catalog.Catalog) -> catalog.Model:
     """The catalog model, or a custom full-attention model from the layer fields."""
     key = inputs["model"]
     if key != CUSTOM:
@@ -52,73 +83,108 @@ def _model(inputs: dict, cat: catalog.Catalog) -> catalog.Model:
                    kv_heads=int(inputs["kv_heads"]), head_dim=int(inputs["head_dim"]))
 
 
+def weight_precision(inputs: dict) -> str | None:
+    """None means: every weight group at the precision the catalog stores."""
+    prec = inputs.get("weight_precision", AS_RELEASED)
+    return None if prec == AS_RELEASED else prec
+
+
+def compute_precision(m: catalog.Model, weights: str | None, device: catalog.Device) -> str:
+    """FP8 arithmetic when the bulk of the weights is 8-bit or narrower and the device has an FP8 peak."""
+    prec = weights or max(m.weights, key=lambda g: g.params).precision
+    return "fp8" if prec in NARROW and "fp8" in device.peak_flops else "bf16"
+
+
+def step(inputs: dict, cat: catalog.Catalog) -> M.Step:
+    """The decode step the decode calculator and its chart show."""
+    m, d = model(inputs, cat), cat.devices[inputs["device"]]
+    weights = weight_precision(inputs)
+    return M.decode_step(m, d, devices=int(inputs["devices"]), batch=int(inputs["batch"]),
+                         context=int(inputs["context"]), kv_precision=inputs["kv_precision"],
+                         weight_precision=weights, compute_precision=compute_precision(m, weights, d))
+
+
+def latency_parts(inputs: dict, cat: catalog.Catalog) -> dict:
+    """Seconds of one model call (TTFT, decode) and of the agent loop, with the speed used."""
+    m, d = model(inputs, cat), cat.devices[inputs["device"]]
+    n, prompt, out, steps = int(inputs["devices"]), int(inputs["prompt"]), int(inputs["output"]), int(inputs["steps"])
+    ttft = M.prefill_time(m, d, prompt, devices=n)
+    speed = M.decode_step(m, d, devices=n, context=prompt + out // 2).tokens_per_s
+    tool = float(inputs["tool_s"])
+    return {"ttft": ttft, "speed": speed, "decode": out / speed, "call": M.end_to_end_latency(ttft, out, speed),
+            "tool": tool, "steps": steps, "loop": M.agent_loop_time(steps, ttft, out, speed) + steps * tool}
+
+
+def min_devices(inputs: dict, cat: catalog.Catalog, device: catalog.Device) -> int | None:
+    """Fewest devices holding weights and cache for these inputs; None when no count up to FIT_LIMIT does."""
+    m, ctx, batch, kv_prec = model(inputs, cat), int(inputs["context"]), int(inputs["batch"]), inputs["kv_precision"]
+    # Every device keeps at least the KV cache split as far as it ever splits; when that alone fills a
+    # device, no count fits, and the search below would walk all the way to FIT_LIMIT to find out.
+    if M.kv_bytes(m, ctx, batch, kv_prec) / M.kv_shards(m, FIT_LIMIT) >= device.serving.bytes:
+        return None
+    try:
+        return M.min_devices(m, device, ctx, batch, kv_prec, weight_precision(inputs), limit=FIT_LIMIT)
+    except M.ModelError:
+        return None
+
+
 def _q(value, kind, locale, **kw):
     return fmt.format_quantity(value, kind, locale, **kw)
 
 
 def kv_cache(inputs: dict, locale: str, cat: catalog.Catalog | None = None) -> Result:
     cat = cat or catalog.load()
-    m = _model(inputs, cat)
+    m = model(inputs, cat)
     d = cat.devices[inputs["device"]]
     ctx, batch, prec = int(inputs["context"]), int(inputs["batch"]), inputs["kv_precision"]
     total = M.kv_bytes(m, ctx, batch, prec)
-    fits = total <= d.serving.bytes
     rows = [
-        (N_("KV cache per token of context"), _q(M.kv_bytes_per_token(m, prec, context=ctx), "bytes", locale)),
-        (N_("KV cache in total"), _q(total, "bytes", locale)),
-        (N_("Memory of one device"), _q(d.serving.bytes, "bytes", locale)),
-        (N_("Share of that memory"), fmt.format_percent(total / d.serving.bytes, locale, decimals=0)),
+        Row(N_("KV cache per token of context"), _q(M.kv_bytes_per_token(m, prec, context=ctx), "bytes", locale)),
+        Row(N_("KV cache in total"), _q(total, "bytes", locale)),
+        Row(N_("Memory of one device"), _q(d.serving.bytes, "bytes", locale)),
+        Row(N_("Share of that memory"), fmt.format_percent(total / d.serving.bytes, locale, decimals=0)),
     ]
-    return Result(rows, N_("fits on one device") if fits else N_("does not fit on one device"))
+    return Result(rows, V_FITS if total <= d.serving.bytes else V_NO_FIT)
 
 
 def decode(inputs: dict, locale: str, cat: catalog.Catalog | None = None) -> Result:
     cat = cat or catalog.load()
-    m, d = _model(inputs, cat), cat.devices[inputs["device"]]
-    prec = inputs["weight_precision"]
-    step = M.decode_step(m, d, devices=int(inputs["devices"]), batch=int(inputs["batch"]),
-                         context=int(inputs["context"]), kv_precision=inputs["kv_precision"],
-                         weight_precision=None if prec == "catalog" else prec,
-                         compute_precision="fp8" if prec in ("fp8", "fp4", "mxfp4") and "fp8" in d.peak_flops else "bf16")
-    unknown = "–"
+    s = step(inputs, cat)
     rows = [
-        (N_("Reading weights"), _q(step.weights_s, "seconds", locale)),
-        (N_("Reading the KV cache"), _q(step.kv_s, "seconds", locale)),
-        (N_("Arithmetic at peak"), _q(step.compute_s, "seconds", locale) if step.compute_s is not None else unknown),
-        (N_("Time per step"), _q(step.time_s, "seconds", locale)),
-        (N_("Speed per request"), _q(step.tokens_per_s, "tok_per_s", locale)),
-        (N_("Throughput of the batch"), _q(step.aggregate_tokens_per_s, "tok_per_s", locale)),
+        Row(N_("Reading weights"), _q(s.weights_s, "seconds", locale)),
+        Row(N_("Reading the KV cache"), _q(s.kv_s, "seconds", locale)),
+        Row(N_("Arithmetic at peak"), _q(s.compute_s, "seconds", locale) if s.compute_s is not None else UNKNOWN),
+        Row(N_("Time per step"), _q(s.time_s, "seconds", locale)),
+        Row(N_("Speed per request"), _q(s.tokens_per_s, "tok_per_s", locale)),
+        Row(N_("Throughput of the batch"), _q(s.aggregate_tokens_per_s, "tok_per_s", locale)),
     ]
-    return Result(rows, N_("memory-bound") if step.bound == "memory" else N_("compute-bound"))
+    if s.compute_s is None:
+        verdict = V_MEMORY_NO_PEAK
+    else:
+        verdict = V_MEMORY if s.bound == "memory" else V_COMPUTE
+    return Result(rows, verdict)
 
 
 def fit(inputs: dict, locale: str, cat: catalog.Catalog | None = None) -> Result:
     cat = cat or catalog.load()
-    m = _model(inputs, cat)
+    m = model(inputs, cat)
     ctx, batch, prec = int(inputs["context"]), int(inputs["batch"]), inputs["kv_precision"]
-    rows = [(N_("Weights"), _q(M.weight_bytes_stored(m), "bytes", locale)),
-            (N_("KV cache"), _q(M.kv_bytes(m, ctx, batch, prec), "bytes", locale))]
+    rows = [Row(N_("Weights"), _q(M.weight_bytes_stored(m, weight_precision(inputs)), "bytes", locale)),
+            Row(N_("KV cache"), _q(M.kv_bytes(m, ctx, batch, prec), "bytes", locale))]
     for d in cat.devices.values():
-        try:
-            n = M.min_devices(m, d, ctx, batch, prec, limit=10_000)
-            rows.append((d.name, fmt.format_number(n, locale)))
-        except M.ModelError:
-            rows.append((d.name, "–"))
+        n = min_devices(inputs, cat, d)
+        rows.append(Row(d.name, UNKNOWN if n is None else fmt.format_number(n, locale), name=True))
     return Result(rows, "")
 
 
 def latency(inputs: dict, locale: str, cat: catalog.Catalog | None = None) -> Result:
     cat = cat or catalog.load()
-    m, d = _model(inputs, cat), cat.devices[inputs["device"]]
-    n, prompt, out, steps = int(inputs["devices"]), int(inputs["prompt"]), int(inputs["output"]), int(inputs["steps"])
-    ttft = M.prefill_time(m, d, prompt, devices=n)
-    speed = M.decode_step(m, d, devices=n, context=prompt + out // 2).tokens_per_s
-    e2e = M.end_to_end_latency(ttft, out, speed)
+    p = latency_parts(inputs, cat)
     rows = [
-        (N_("Time to first token"), _q(ttft, "seconds", locale)),
-        (N_("Speed per request"), _q(speed, "tok_per_s", locale)),
-        (N_("End-to-end latency"), _q(e2e, "seconds", locale)),
-        (N_("Agent loop"), _q(M.agent_loop_time(steps, ttft, out, speed), "seconds", locale)),
+        Row(N_("Time to first token"), _q(p["ttft"], "seconds", locale)),
+        Row(N_("Speed per request"), _q(p["speed"], "tok_per_s", locale)),
+        Row(N_("End-to-end latency"), _q(p["call"], "seconds", locale)),
+        Row(N_("Agent loop"), _q(p["loop"], "seconds", locale)),
     ]
     return Result(rows, "")
 

@@ -13,11 +13,11 @@ so the charts follow the light and dark palettes; text uses currentColor.
 from __future__ import annotations
 
 import math
-from html import escape
 
 from . import catalog, fmt
 from . import model as M
 from . import scenarios as S
+from .markup import escape
 
 W, H = 640, 360
 PAD_L, PAD_R, PAD_T, PAD_B = 74, 150, 36, 56
@@ -64,11 +64,11 @@ def _text(x, y, s, anchor="middle", cls="chart-label", extra=""):
     return f'<text x="{x:.1f}" y="{y:.1f}" text-anchor="{anchor}" class="{cls}"{extra}>{escape(s)}</text>'
 
 
-def _frame(chart_id: str, title: str, desc: str, body: list) -> str:
+def _frame(chart_id: str, title: str, desc: str, body: list, width: int = W, height: int = H) -> str:
     t_id, d_id = f"{chart_id}-title", f"{chart_id}-desc"
     return (
         f'<figure class="chart" id="{chart_id}">'
-        f'<svg viewBox="0 0 {W} {H}" role="img" aria-labelledby="{t_id} {d_id}" xmlns="http://www.w3.org/2000/svg">'
+        f'<svg viewBox="0 0 {width} {height}" role="img" aria-labelledby="{t_id} {d_id}" xmlns="http://www.w3.org/2000/svg">'
         f'<title id="{t_id}">{escape(title)}</title><desc id="{d_id}">{escape(desc)}</desc>'
         + "".join(body)
         + f'</svg><figcaption>{escape(title)}. {escape(desc)}</figcaption></figure>'

@@ -7,7 +7,7 @@ exactly what the build printed (DESIGN invariant 2).
 
 from __future__ import annotations
 
-from . import claims, figures, fmt
+from . import claims, figures, fmt, ui
 
 
 def snapshot() -> dict:
@@ -19,4 +19,5 @@ def snapshot() -> dict:
         out[f"claim:{res.claim.n}:verdict"] = res.verdict
         for i, part in enumerate(res.parts):
             out[f"claim:{res.claim.n}:part{i}"] = f"{part.verdict}:{part.matched}"
+    out.update(ui.snapshot())  # the calculators: defaults, a change and a rejected input, with charts
     return out

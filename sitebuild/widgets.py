@@ -1,70 +1,85 @@
 """HTML for the calculators: labelled inputs with their defaults and the pre-rendered result.
 
-The result rows come from calculators.calcs, the same code the browser runs,
-so the static page already shows the correct default answer (pre-render,
-then enhance).
+The result, its chart and the default field texts come from calculators.ui,
+the code the browser runs, so the static page already shows exactly what the
+browser would print for the defaults (pre-render, then enhance). The inputs
+are disabled in the static HTML: without JavaScript the calculator is a
+correct, read-only example; docs/assets/calculators.js enables them.
+
+`page_assets` is added once to every page that shows a calculator: the page's
+translations for the browser (a JSON island) and the page script.
 """
 
 from __future__ import annotations
 
+import json
 from html import escape
 
-from calculators import calcs, catalog, fmt
-from calculators.calcs import N_
+from calculators import calcs, catalog, ui
 
-# Which inputs each calculator shows, in order: (field, label msgid, kind).
-FIELDS = {
-    "kv_cache": [("model", N_("Model"), "model"), ("kv_precision", N_("KV precision"), "precision"),
-                 ("context", N_("Context length (tokens)"), "tokens"), ("batch", N_("Batch size"), "count"),
-                 ("device", N_("Device"), "device")],
-    "decode": [("model", N_("Model"), "model"), ("weight_precision", N_("Weight precision"), "precision"),
-               ("device", N_("Device"), "device"), ("devices", N_("Number of devices"), "count"),
-               ("batch", N_("Batch size"), "count"), ("context", N_("Context length (tokens)"), "tokens")],
-    "fit": [("model", N_("Model"), "model"), ("context", N_("Context length (tokens)"), "tokens"),
-            ("batch", N_("Batch size"), "count")],
-    "latency": [("model", N_("Model"), "model"), ("device", N_("Device"), "device"), ("devices", N_("Number of devices"), "count"),
-                ("prompt", N_("Prompt tokens"), "tokens"), ("output", N_("Output tokens"), "tokens"), ("steps", N_("Agent steps"), "count")],
-}
+MARKER = 'class="calc"'
 
-TITLES = {"kv_cache": N_("KV cache calculator"), "decode": N_("Decode speed calculator"),
-          "fit": N_("Fit calculator: how many devices hold the model"), "latency": N_("End-to-end latency and agent loop")}
+_INPUTMODE = {"tokens": "text", "count": "numeric", "seconds": "decimal"}
 
-PRECISIONS = ("bf16", "fp8", "mxfp4", "fp4")
+# Shows the read-only notices where modules (and so the page script) are not supported.
+_NOMODULE = ("(function(){var n=document.querySelectorAll('.calc-notice');"
+             "for(var i=0;i<n.length;i++){n[i].removeAttribute('hidden');}})();")
 
 
-def _options(kind: str, current: str, tr) -> str:
-    cat = catalog.load()
-    if kind == "model":
-        items = [(k, m.name) for k, m in cat.models.items() if m.attention != "unmodelled"]
-    elif kind == "device":
-        items = [(k, d.name) for k, d in cat.devices.items()]
-    else:
-        items = [(p, p.upper()) for p in PRECISIONS]
-    return "".join(f'<option value="{escape(k)}"{" selected" if k == current else ""}>{escape(label)}</option>' for k, label in items)
+def _control(f: ui.Field, fid: str, text: str, tr) -> str:
+    common = f'id="{fid}" name="{f.name}" aria-describedby="{fid}-error" disabled'
+    if f.kind in ui.NUMBER_KINDS:
+        return (f'<input {common} type="text" inputmode="{_INPUTMODE[f.kind]}" autocomplete="off" '
+                f'spellcheck="false" value="{escape(text)}">')
+    opts = "".join(f'<option value="{escape(k)}"{" selected" if k == text else ""}>{escape(label)}</option>'
+                   for k, label in ui.options(f, catalog.load(), tr))
+    return f'<select {common}>{opts}</select>'
 
 
-def _field(calc: str, name: str, label: str, kind: str, value, lang: str, tr) -> str:
-    fid = f"{calc}-{name}"
-    if kind in ("model", "device", "precision"):
-        control = f'<select id="{fid}" name="{name}" disabled>{_options(kind, value, tr)}</select>'
-    else:
-        control = f'<input id="{fid}" name="{name}" type="text" inputmode="decimal" value="{escape(fmt.format_number(value, lang))}" disabled>'
-    return f'<div class="calc-field"><label for="{fid}">{escape(tr(label))}</label>{control}</div>'
+def _field(f: ui.Field, instance: str, text: str, custom: bool, tr) -> str:
+    fid = f"{instance}-{f.name}"
+    cls = "calc-field calc-custom" if f.custom else "calc-field"
+    hidden = " hidden" if f.custom and not custom else ""
+    return (f'<div class="{cls}"{hidden}><label for="{fid}">{escape(tr(f.label))}</label>'
+            f'{_control(f, fid, text, tr)}<span class="calc-error" id="{fid}-error"></span></div>')
 
 
-def render(name: str, lang: str, tr) -> str:
+def render(name: str, lang: str, tr, instance: str | None = None) -> str:
+    """One calculator; `instance` makes its ids unique when a page shows it more than once."""
     if name not in calcs.CALCULATORS:
         raise KeyError(f"calculator(): unknown calculator {name!r}; known: {', '.join(calcs.CALCULATORS)}")
-    defaults = calcs.DEFAULTS[name]
-    fields = "".join(_field(name, f, label, kind, defaults[f], lang, tr) for f, label, kind in FIELDS[name])
-    result = calcs.run(name, None, lang)
-    rows = "".join(f"<tr><th scope=\"row\">{escape(label if label in _DEVICE_NAMES else tr(label))}</th><td>{escape(v)}</td></tr>"
-                   for label, v in result.rows)
-    verdict = f'<p class="calc-verdict">{escape(tr(result.verdict))}</p>' if result.verdict else ""
-    return (f'<div class="calc" data-calc="{name}"><p class="calc-title"><strong>{escape(tr(TITLES[name]))}</strong></p>'
-            f'<form class="calc-form" onsubmit="return false">{fields}</form>'
-            f'<div class="calc-result" aria-live="polite"><table>{rows}</table>{verdict}</div></div>')
+    instance = instance or name
+    texts = ui.default_texts(name, lang)
+    out = ui.evaluate(name, texts, lang, tr, instance)
+    if not out["ok"]:
+        raise ValueError(f"calculator {name!r}: its defaults do not compute: {out['errors']}")
+    custom = texts.get("model") == calcs.CUSTOM
+    fields = "".join(_field(f, instance, texts[f.name], custom, tr) for f in ui.FIELDS[name])
+    read_only = escape(tr(ui.READ_ONLY))
+    title_id = f"calc-{instance}-title"
+    return (f'<div class="calc" id="calc-{instance}" data-calc="{name}" data-instance="{instance}" '
+            f'role="group" aria-labelledby="{title_id}">'
+            f'<p class="calc-title" id="{title_id}"><strong>{escape(tr(ui.TITLES[name]))}</strong></p>'
+            f'<form class="calc-form">{fields}</form>'
+            f'<div class="calc-status" role="status"></div>'
+            f'<p class="calc-notice" hidden>{read_only}</p><noscript><p class="calc-notice">{read_only}</p></noscript>'
+            f'<div class="calc-result"><p class="calc-stale-note" hidden>{escape(tr(ui.STALE))}</p>'
+            f'<div class="calc-output" aria-live="polite">{out["html"]}</div>'
+            f'<div class="calc-chart">{out["chart"]}</div></div></div>')
 
 
-# The fit calculator's rows are device names: names, not UI strings.
-_DEVICE_NAMES = {d.name for d in catalog.load().devices.values()}
+def page_config(lang: str, tr, urls: dict) -> dict:
+    """What the page script and the worker need: locale, translations, runtime URLs (relative to assets/)."""
+    return {"locale": lang,
+            "strings": {msgid: tr(msgid) for msgid in ui.browser_strings()},
+            "status": {key: tr(msgid) for key, msgid in ui.STATUS.items()},
+            **urls}
+
+
+def page_assets(lang: str, tr, urls: dict, assets_href: str, version: str) -> str:
+    """The JSON island and the script tags, for the end of a page with calculators."""
+    data = json.dumps(page_config(lang, tr, urls), ensure_ascii=False, sort_keys=True)
+    data = data.replace("<", "\\u003c")  # a "</script>" inside a string must not end the island
+    return (f'<script type="application/json" id="calc-config">{data}</script>'
+            f'<script type="module" src="{escape(assets_href)}calculators.js?v={version}"></script>'
+            f'<script nomodule>{_NOMODULE}</script>')

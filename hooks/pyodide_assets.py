@@ -1,0 +1,48 @@
+"""Put the calculators' browser runtime into the built site: Pyodide's core files and our wheel.
+
+Where they go and under which URLs is decided in sitebuild/runtime.py, which
+the page macros ask too. This hook only triggers the work at the right time:
+on_config checks the runtime and starts building the wheel (once per process,
+in the background while the pages render), so that a missing runtime fails
+the build before any page is rendered; on_post_build copies the files.
+
+mkdocs-static-i18n runs one build per language into the same site_dir, the
+other languages from inside the default build's on_post_build (with its
+`building` flag set); the files are shared by all languages, so they are
+copied once, by the outer build.
+"""
+
+from __future__ import annotations
+
+import logging
+import pathlib
+import sys
+
+from mkdocs.exceptions import PluginError
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from sitebuild import runtime  # noqa: E402
+
+log = logging.getLogger("mkdocs.hooks.pyodide_assets")
+
+
+def on_config(config):
+    try:
+        runtime.info(config.extra)
+    except runtime.RuntimeSetupError as exc:
+        raise PluginError(f"calculators runtime: {exc}") from None
+    return config
+
+
+def on_post_build(config, **kwargs):
+    i18n = config.plugins.get("i18n")
+    if i18n is not None and getattr(i18n, "building", False):
+        return  # an inner per-language build: the outer one copies for all languages
+    try:
+        written = runtime.install(pathlib.Path(config.site_dir), runtime.info(config.extra))
+    except (runtime.RuntimeSetupError, RuntimeError, OSError) as exc:  # the wheel build's errors arrive here
+        raise PluginError(f"calculators runtime: {exc}") from None
+    log.debug("calculators runtime: %d files copied", len(written))

@@ -1,0 +1,487 @@
+"""The calculators in a real browser: headless Chromium against a site built once for this module.
+
+What must hold for a reader (the issue's proof list): the pre-rendered default
+is what the browser computes; changed inputs give what CPython computes for
+the same inputs; bad input, typed the way each language types numbers, gets
+its message next to the field and never a NaN; the URL carries the state,
+also across the language switcher; nothing is requested from another origin;
+without JavaScript, or without Pyodide, the defaults stay readable; axe-core
+finds no serious or critical violation.
+
+The site is built from a copy of the project whose calculators page is a
+fixture (every calculator, one twice) and whose speed page puts a calculator
+far below the fold (lazy start), so the tests do not depend on prose being
+written (tools/calc_site.py). One browser serves the module; each language's page boots Pyodide
+once and is shared by the tests (about 4 s per boot).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import re
+import sys
+import zipfile
+from urllib.parse import parse_qsl, urlparse
+
+import pytest
+
+from calculators import calcs, ui
+from sitebuild import runtime
+from sitebuild.strings import Strings
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.append(str(ROOT / "tools"))
+import calc_site  # noqa: E402
+from calc_site import FIXTURE_INSTANCES as INSTANCES, page_path  # noqa: E402
+from static_server import StaticServer  # noqa: E402
+from test_site import build_site  # noqa: E402
+
+CHROMIUM, ARGS = calc_site.CHROMIUM, calc_site.CHROMIUM_ARGS
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+LANGS = ("de", "en", "da", "it")
+READY_MS = 120_000
+FIXTURE_CALCS = calc_site.CALCULATORS
+STRINGS = Strings()
+OFFSITE: list = []
+
+
+def _in_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
+def tr_for(lang: str):
+    return lambda msgid: STRINGS.get(msgid, lang)
+
+
+def cpython(name: str, texts: dict, lang: str, instance: str) -> dict:
+    """What the build's Python says for these field texts."""
+    return ui.evaluate(name, texts, lang, tr_for(lang), instance)
+
+
+# ------------------------------------------------------------------ fixtures
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> pathlib.Path:
+    project = calc_site.project_copy(tmp_path_factory.mktemp("browser") / "project")
+    out = tmp_path_factory.mktemp("browser-site")
+    proc = build_site(out, project, {"SITE_CHECKS": "off"})
+    assert proc.returncode == 0, f"mkdocs build failed:\n{proc.stdout}\n{proc.stderr}"
+    return out
+
+
+@pytest.fixture(scope="module")
+def server(site):
+    with StaticServer(site) as srv:
+        yield srv
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not CHROMIUM.exists():
+        reason = f"{CHROMIUM} is missing (Debian: apt-get install chromium)"
+        if _in_ci():
+            pytest.fail(f"{reason}; CI is set, so this fails instead of skipping.", pytrace=False)
+        pytest.skip(reason)
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield b
+        b.close()
+
+
+RECORDER = """
+window.__calc = {events: {}, prerendered: {}, requests: []};
+document.addEventListener("calc-result", (e) => {
+  const id = e.target.dataset.instance;
+  (window.__calc.events[id] = window.__calc.events[id] || []).push(e.detail);
+});
+document.addEventListener("DOMContentLoaded", () => {
+  for (const el of document.querySelectorAll(".calc[data-instance]")) {
+    window.__calc.prerendered[el.dataset.instance] = {
+      output: el.querySelector(".calc-output").innerHTML, chart: el.querySelector(".calc-chart").innerHTML};
+  }
+});
+"""
+
+
+def _guard(route):
+    """Every request must stay on 127.0.0.1; anything else is recorded and refused."""
+    if urlparse(route.request.url).hostname != "127.0.0.1":
+        OFFSITE.append(route.request.url)
+        route.abort()
+    else:
+        route.continue_()
+
+
+def new_context(browser, **kw):
+    context = browser.new_context(**kw)
+    context.route("**/*", _guard)
+    context.add_init_script(RECORDER)
+    return context
+
+
+@pytest.fixture(scope="module")
+def context(browser):
+    ctx = new_context(browser, viewport={"width": 1100, "height": 900})
+    yield ctx
+    ctx.close()
+
+
+def wait_ready(page, instances=INSTANCES) -> None:
+    """Every calculator has its first result from Python (and nothing is still on its way)."""
+    page.wait_for_function(
+        """(ids) => ids.every((id) => (window.__calc.events[id] || []).length > 0
+                              && !document.getElementById('calc-' + id).dataset.pending)""",
+        arg=list(instances), timeout=READY_MS)
+
+
+_PAGES: dict = {}
+
+
+@pytest.fixture(scope="module")
+def ready_page(context, server):
+    """The fixture calculators page in a language, with Python running (opened once per language)."""
+    def get(lang: str):
+        if lang not in _PAGES:
+            page = context.new_page()
+            page.goto(server.url(page_path(lang, "calculators")))
+            wait_ready(page)
+            _PAGES[lang] = page
+        return _PAGES[lang]
+    return get
+
+
+def event_count(page, instance: str) -> int:
+    return page.evaluate("(id) => (window.__calc.events[id] || []).length", instance)
+
+
+def last_result(page, instance: str) -> dict:
+    return page.evaluate("(id) => window.__calc.events[id].at(-1)", instance)
+
+
+def field_texts(page, instance: str) -> dict:
+    return page.evaluate("""(id) => Object.fromEntries(Array.from(document.querySelectorAll(`#calc-${id} [name]`))
+                                      .map((c) => [c.name, c.value]))""", instance)
+
+
+def set_field(page, instance: str, field: str, text: str) -> dict:
+    """Type (or choose) a value as a reader would and wait for Python's answer."""
+    before = event_count(page, instance)
+    control = page.locator(f"#{instance}-{field}")
+    if control.evaluate("(c) => c.tagName") == "SELECT":
+        control.select_option(text)
+    else:
+        control.fill(text)
+    page.wait_for_function(
+        """([id, n]) => (window.__calc.events[id] || []).length > n
+                        && !document.getElementById('calc-' + id).dataset.pending""",
+        arg=[instance, before], timeout=30_000)
+    return last_result(page, instance)
+
+
+def reset(page, name: str, instance: str, lang: str) -> None:
+    """Back to the defaults, field by field (cheaper than booting Pyodide again)."""
+    texts = ui.default_texts(name, lang)
+    current = field_texts(page, instance)
+    if texts.get("model") != current.get("model"):
+        set_field(page, instance, "model", texts["model"])
+        current = field_texts(page, instance)
+    for field, text in texts.items():
+        if current.get(field) == text:
+            continue
+        control = page.locator(f"#{instance}-{field}")
+        if control.is_visible():
+            set_field(page, instance, field, text)
+        else:  # a hidden custom-model field: not read now, but it must not come back changed
+            control.evaluate("(c, text) => { c.value = text; }", text)
+
+
+def calc_text(page, instance: str) -> str:
+    return page.locator(f"#calc-{instance}").inner_text()
+
+
+# What a broken number or a script error would print (case-sensitive: German "null" is a word).
+BAD_WORDS = re.compile(r"\bNaN\b|Infinity|undefined|Traceback|\[object")
+
+
+# ------------------------------------------------------------------ the built site
+
+
+def test_runtime_and_wheel_are_served_by_the_site(site):
+    version = json.loads((ROOT / "node_modules" / "pyodide" / "package.json").read_text())["version"]
+    for name in ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"):
+        served = site / "assets" / "pyodide" / version / name
+        assert served.read_bytes() == (ROOT / "node_modules" / "pyodide" / name).read_bytes(), served
+    wheels = list((site / "assets" / "calculators").glob("*/calculators-*.whl"))
+    assert len(wheels) == 1, wheels
+    wheel = wheels[0]
+    assert wheel.parent.name == runtime.source_digest(), "the wheel's path must carry the digest of its sources"
+    with zipfile.ZipFile(wheel) as archive:
+        assert "calculators/ui.py" in archive.namelist()
+    html = (site / page_path("en", "calculators") / "index.html").read_text(encoding="utf-8")
+    config = json.loads(re.search(r'<script type="application/json" id="calc-config">(.*?)</script>', html).group(1))
+    assert config["pyodide"] == f"pyodide/{version}/"
+    assert config["wheel"] == wheel.relative_to(site / "assets").as_posix()
+    assert config["locale"] == "en"
+    assert html.count('id="calc-config"') == 1, "one runtime configuration per page"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_static_html_holds_the_defaults_python_prints(site, lang):
+    html = (site / page_path(lang, "calculators") / "index.html").read_text(encoding="utf-8")
+    for name, instance in zip(FIXTURE_CALCS, INSTANCES):
+        expected = cpython(name, ui.default_texts(name, lang), lang, instance)
+        assert expected["ok"]
+        assert expected["html"] in html, f"{lang}/{instance}: pre-rendered result differs from Python's"
+        assert expected["chart"] in html, f"{lang}/{instance}: pre-rendered chart differs from Python's"
+
+
+# ------------------------------------------------------------------ in the browser
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_browser_computes_the_prerendered_defaults(ready_page, lang):
+    page = ready_page(lang)
+    for name, instance in zip(FIXTURE_CALCS, INSTANCES):
+        first = page.evaluate("(id) => window.__calc.events[id][0]", instance)
+        expected = cpython(name, ui.default_texts(name, lang), lang, instance)
+        assert first["ok"], first
+        assert (first["html"], first["chart"]) == (expected["html"], expected["chart"]), f"{lang}/{instance}"
+        same = page.evaluate("""(id) => {
+            const parse = (html) => { const t = document.createElement('template'); t.innerHTML = html; return t.innerHTML; };
+            const el = document.getElementById('calc-' + id), pre = window.__calc.prerendered[id], ev = window.__calc.events[id][0];
+            return [parse(ev.html) === pre.output, parse(ev.chart) === pre.chart,
+                    el.querySelector('.calc-output').innerHTML === pre.output];
+        }""", instance)
+        assert same == [True, True, True], f"{lang}/{instance}: browser result {same}"
+
+
+# Per calculator: (field, text as typed per language or for all). Each step is checked against CPython.
+CHANGES = {
+    "kv_cache": [("model", "gpt-oss-120b"), ("context", {"de": "128K", "en": "128k", "da": "100 000", "it": "64.000"}),
+                 ("batch", "16"), ("kv_precision", "fp8"), ("device", "h200"), ("model", "custom"),
+                 ("layers", "40"), ("kv_heads", "4"), ("head_dim", "96")],
+    "decode": [("batch", "16"), ("devices", "6"), ("context", {"de": "32K", "en": "32,768", "da": "32.768", "it": "32 768"}),
+               ("weight_precision", "fp8"), ("device", "b200"), ("model", "deepseek-v3")],
+    "fit": [("context", "128K"), ("batch", "1"), ("model", "llama-3.1-405b"), ("weight_precision", "fp8")],
+    "latency": [("tool_s", {"de": "2,5", "en": "2.5", "da": "2,5", "it": "0,75"}), ("steps", "10"),
+                ("prompt", "8K"), ("output", {"de": "1.000", "en": "1,000", "da": "1 000", "it": "1000"}), ("devices", "2")],
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("name", list(CHANGES))
+def test_changed_inputs_give_what_cpython_computes(ready_page, lang, name):
+    page = ready_page(lang)
+    before = page.locator(f"#calc-{name} .calc-output").inner_html()
+    for field, text in CHANGES[name]:
+        typed = text[lang] if isinstance(text, dict) else text
+        got = set_field(page, name, field, typed)
+        expected = cpython(name, field_texts(page, name), lang, name)
+        assert got["ok"] and expected["ok"], f"{lang}/{name}: {field}={typed!r}: {got['errors']} / {expected['errors']}"
+        assert (got["html"], got["chart"]) == (expected["html"], expected["chart"]), f"{lang}/{name}: {field}={typed!r}"
+        assert not BAD_WORDS.search(calc_text(page, name))
+    assert page.locator(f"#calc-{name} .calc-output").inner_html() != before, "the result did not change"
+    reset(page, name, name, lang)
+
+
+# Per language: (instance, field, typed text, the message it must get). Numbers are typed as each language does.
+_P = ui.PARSE_MESSAGES
+BAD_INPUTS = {
+    "de": [("kv_cache", "context", "", _P["empty"]), ("kv_cache", "context", "viel", _P["not_a_number"]),
+           ("kv_cache", "batch", "-2", _P["negative"]), ("kv_cache", "batch", "0", _P["zero"]),
+           ("kv_cache", "batch", "2,5", _P["not_integer"]), ("kv_cache", "context", "NaN", _P["not_a_number"]),
+           ("kv_cache", "context", "1e400", _P["too_large"]), ("kv_cache", "context", "1M", ui.M_CONTEXT),
+           ("decode", "devices", "1", ui.M_DEVICES), ("latency", "tool_s", "1,2,3", _P["not_a_number"]),
+           ("latency", "output", "128K", ui.M_PROMPT_OUTPUT), ("fit", "batch", "1.00.000", _P["bad_grouping"])],
+    "en": [("kv_cache", "context", " ", _P["empty"]), ("kv_cache", "batch", "2.5", _P["not_integer"]),
+           ("kv_cache", "batch", "Infinity", _P["not_a_number"]), ("kv_cache", "batch", "1e9", _P["too_large"]),
+           ("decode", "context", "200K", ui.M_CONTEXT), ("decode", "devices", "0", _P["zero"]),
+           ("latency", "tool_s", "-1", _P["negative"]), ("latency", "steps", "1,00,000", _P["bad_grouping"]),
+           ("fit", "context", "lots", _P["not_a_number"])],
+    "da": [("kv_cache", "batch", "1,5", _P["not_integer"]), ("kv_cache", "context", "12.34.5", _P["bad_grouping"]),
+           ("decode", "devices", "1", ui.M_DEVICES), ("latency", "prompt", "", _P["empty"]),
+           ("fit", "batch", "-0,5", _P["negative"])],
+    "it": [("kv_cache", "batch", "3,7", _P["not_integer"]), ("kv_cache", "context", "nan", _P["not_a_number"]),
+           ("decode", "batch", "100.001", _P["too_large"]), ("latency", "steps", "0", _P["zero"]),
+           ("fit", "context", "2M", ui.M_CONTEXT)],
+}
+
+
+def _template_regex(template: str) -> re.Pattern:
+    parts = re.split(r"\{\w+\}", template)
+    return re.compile(".+".join(re.escape(p) for p in parts), re.S)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_bad_inputs_get_a_message_in_the_page_language(ready_page, lang):
+    page = ready_page(lang)
+    names = dict(zip(INSTANCES, FIXTURE_CALCS))
+    for instance, field, typed, msgid in BAD_INPUTS[lang]:
+        good = page.locator(f"#{instance}-{field}").input_value()
+        last_good = page.locator(f"#calc-{instance} .calc-output").inner_html()
+        got = set_field(page, instance, field, typed)
+        expected = cpython(names[instance], field_texts(page, instance), lang, instance)
+        where = f"{lang}/{instance}.{field}={typed!r}"
+        assert not got["ok"] and field in got["errors"], f"{where}: accepted ({got['errors']})"
+        assert got["errors"] == expected["errors"], where
+        shown = page.locator(f"#{instance}-{field}-error").inner_text()
+        assert shown == expected["errors"][field], where
+        assert _template_regex(STRINGS.get(msgid, lang)).fullmatch(shown), f"{where}: {shown!r} is not {msgid!r}"
+        control = page.locator(f"#{instance}-{field}")
+        assert control.get_attribute("aria-invalid") == "true", where
+        assert control.get_attribute("aria-describedby") == f"{instance}-{field}-error", where
+        assert page.locator(f"#calc-{instance} .calc-stale-note").is_visible(), f"{where}: not marked stale"
+        assert page.locator(f"#calc-{instance} .calc-output").inner_html() == last_good, f"{where}: last good result lost"
+        assert not BAD_WORDS.search(calc_text(page, instance)), f"{where}: {calc_text(page, instance)!r}"
+        fixed = set_field(page, instance, field, good)
+        assert fixed["ok"], f"{where}: restoring {good!r} failed: {fixed['errors']}"
+        assert not page.locator(f"#calc-{instance} .calc-stale-note").is_visible()
+        assert page.locator(f"#{instance}-{field}-error").inner_text() == ""
+
+
+def test_state_round_trips_through_the_url_and_the_language_switcher(context, server, ready_page):
+    page = ready_page("en")
+    set_field(page, "kv_cache", "context", "64K")
+    set_field(page, "kv_cache", "model", "custom")
+    set_field(page, "kv_cache", "layers", "40")
+    set_field(page, "latency", "tool_s", "1.5")
+    query = dict(parse_qsl(urlparse(page.url).query))
+    assert query == {"kv_cache.context": "65536", "kv_cache.model": "custom", "kv_cache.layers": "40",
+                     "latency.tool_s": "1.5"}, page.url
+    expected_en = {i: page.locator(f"#calc-{i} .calc-output").inner_html() for i in ("kv_cache", "latency")}
+    link = page.locator('a.md-select__link[hreflang="de"]')
+    assert urlparse(link.get_attribute("href")).query == urlparse(page.url).query, "the language switcher drops the state"
+
+    shared = context.new_page()
+    shared.goto(page.url)
+    wait_ready(shared)
+    for instance, html in expected_en.items():
+        assert shared.locator(f"#calc-{instance} .calc-output").inner_html() == html, instance
+    assert shared.locator("#kv_cache-context").input_value() == "65,536"
+    assert shared.locator("#kv_cache-layers").is_visible()
+
+    shared.locator(".md-header__option .md-select").hover()
+    with shared.expect_navigation():
+        shared.locator('a.md-select__link[hreflang="de"]').click()
+    wait_ready(shared)
+    assert dict(parse_qsl(urlparse(shared.url).query)) == query, shared.url
+    assert urlparse(shared.url).path.endswith("/calculators/") and "/en/" not in shared.url
+    assert shared.locator("#kv_cache-context").input_value() == "65.536"
+    assert shared.locator("#latency-tool_s").input_value() == "1,5"
+    for name in ("kv_cache", "latency"):
+        expected = cpython(name, field_texts(shared, name), "de", name)
+        assert last_result(shared, name)["html"] == expected["html"], name
+    shared.close()
+    for name in ("kv_cache", "latency"):
+        reset(page, name, name, "en")
+    assert urlparse(page.url).query == "", "defaults must leave the URL clean"
+
+
+def test_keyboard_alone_drives_a_calculator(ready_page):
+    page = ready_page("it")
+    page.locator("#decode-batch").focus()
+    before = event_count(page, "decode")
+    page.keyboard.press("Control+A")
+    page.keyboard.type("32")
+    page.wait_for_function("([id, n]) => window.__calc.events[id].length > n && !document.getElementById('calc-' + id).dataset.pending",
+                           arg=["decode", before], timeout=30_000)
+    assert last_result(page, "decode")["html"] == cpython("decode", field_texts(page, "decode"), "it", "decode")["html"]
+    page.keyboard.press("Shift+Tab")
+    assert page.evaluate("document.activeElement.id") == "decode-devices"
+    page.keyboard.press("Shift+Tab")
+    assert page.evaluate("document.activeElement.id") == "decode-device"
+    before = event_count(page, "decode")
+    page.keyboard.press("ArrowDown")
+    page.wait_for_function("([id, n]) => window.__calc.events[id].length > n && !document.getElementById('calc-' + id).dataset.pending",
+                           arg=["decode", before], timeout=30_000)
+    assert field_texts(page, "decode")["device"] != "h100-sxm"
+    assert last_result(page, "decode")["html"] == cpython("decode", field_texts(page, "decode"), "it", "decode")["html"]
+    reset(page, "decode", "decode", "it")
+
+
+def test_one_runtime_per_page_started_only_when_a_calculator_is_in_view(context, server):
+    page = context.new_page()
+    requests = []
+    page.on("request", lambda r: requests.append(r.url))
+    page.goto(server.url(page_path("en", "speed")))
+    page.wait_for_timeout(1500)
+    assert not [u for u in requests if "/pyodide/" in u or "calc-worker" in u], "Pyodide loaded before it was needed"
+    assert page.locator("#kv_cache-context").is_enabled(), "inputs must be usable before Python is there"
+    page.locator("#calc-kv_cache").scroll_into_view_if_needed()
+    page.wait_for_selector("#calc-kv_cache .calc-status progress", timeout=10_000)
+    label = page.locator("#calc-kv_cache .calc-status").inner_text().strip()
+    assert label in {STRINGS.get(m, "en") for m in ui.STATUS.values()}, label
+    wait_ready(page, ["kv_cache"])
+    assert page.locator("#calc-kv_cache .calc-status").inner_text() == ""
+    assert sum(u.endswith("pyodide.asm.wasm") for u in requests) == 1
+    page.close()
+    calc_page = context.new_page()
+    requests.clear()
+    calc_page.on("request", lambda r: requests.append(r.url))
+    calc_page.goto(server.url(page_path("da", "calculators")))
+    wait_ready(calc_page)
+    assert sum("calc-worker.js" in u for u in requests) == 1, "five calculators, one worker"
+    assert sum(u.endswith("pyodide.asm.wasm") for u in requests) == 1
+    calc_page.close()
+
+
+def test_without_javascript_the_defaults_are_visible(browser, server, site):
+    ctx = new_context(browser, java_script_enabled=False)
+    page = ctx.new_page()
+    requests = []
+    page.on("request", lambda r: requests.append(r.url))
+    page.goto(server.url(page_path("it", "calculators")))
+    for name, instance in zip(FIXTURE_CALCS, INSTANCES):
+        rows = page.locator(f"#calc-{instance} .calc-output td").all_inner_texts()
+        expected = [r.value for r in calcs.CALCULATORS[name](dict(calcs.DEFAULTS[name]), "it").rows]
+        assert [r.replace("\u00a0", " ") for r in rows] == [e.replace("\u00a0", " ") for e in expected], instance
+        assert page.locator(f"#calc-{instance} svg").count() == 1
+        assert page.locator(f"#calc-{instance} noscript .calc-notice, #calc-{instance} .calc-notice:visible").first.is_visible()
+    assert page.locator(".calc-form input:enabled, .calc-form select:enabled").count() == 0
+    assert not [u for u in requests if "/pyodide/" in u]
+    ctx.close()
+
+
+def test_when_pyodide_cannot_load_the_calculator_is_read_only(browser, server):
+    ctx = new_context(browser)
+    ctx.route("**/assets/pyodide/**", lambda route: route.abort())
+    page = ctx.new_page()
+    page.goto(server.url(page_path("de", "speed")))  # the calculator is out of view: typing starts Python
+    page.locator("#kv_cache-context").fill("viel")  # typed before the failure: the defaults come back
+    page.wait_for_selector("#calc-kv_cache .calc-notice:not([hidden])", timeout=30_000)
+    notice = page.locator("#calc-kv_cache .calc-notice").inner_text()
+    assert notice == STRINGS.get(ui.READ_ONLY, "de")
+    assert page.locator("#kv_cache-context").input_value() == ui.default_texts("kv_cache", "de")["context"]
+    assert page.locator("#kv_cache-context").is_disabled()
+    assert page.locator("#kv_cache-context-error").inner_text() == ""
+    page.goto(server.url(page_path("de", "calculators")))
+    page.wait_for_selector("#calc-kv_cache-2 .calc-notice:not([hidden])", timeout=30_000)
+    pre = page.evaluate("window.__calc.prerendered")
+    for instance in INSTANCES:
+        assert page.locator(f"#calc-{instance} .calc-output").inner_html() == pre[instance]["output"]
+        assert page.locator(f"#calc-{instance} .calc-notice").is_visible()
+        assert not BAD_WORDS.search(calc_text(page, instance))
+    ctx.close()
+
+
+def test_axe_finds_no_serious_or_critical_violation(ready_page):
+    if not AXE.is_file():
+        pytest.fail(f"{AXE.relative_to(ROOT)} is missing: run `npm ci` (axe-core is in package.json)", pytrace=False)
+    page = ready_page("en")
+    set_field(page, "fit", "batch", "-1")  # an error message and a stale result are part of what is checked
+    page.add_script_tag(path=str(AXE))
+    results = page.evaluate("async () => (await axe.run(document)).violations.map(v => ({id: v.id, impact: v.impact, "
+                            "nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))}))")
+    bad = [v for v in results if v["impact"] in ("serious", "critical")]
+    assert not bad, json.dumps(bad, indent=1)
+    set_field(page, "fit", "batch", ui.default_texts("fit", "en")["batch"])
+
+
+def test_no_request_left_127_0_0_1():
+    """Runs last: every page above went through the guard."""
+    assert _PAGES, "no page was opened"
+    assert not OFFSITE, f"requests to other origins: {OFFSITE[:10]}"

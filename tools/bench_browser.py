@@ -1,0 +1,151 @@
+"""`make bench`, the calculators in the browser: start-up, update speed and page weight.
+
+Measured in one headless Chromium against one build (tools/calc_site.py), served
+with gzip like a real host (tools/static_server.py):
+
+- start-up: a bare `loadPyodide()` in a module worker, against our path from
+  the moment loading starts to the first result in the page (worker, runtime,
+  wheel, import, first computation). Target: at most 1.15x. Runs alternate
+  between the two, each in a fresh browser context (cold cache), medians.
+- update: from an input event to the new result in the page (the page's
+  "calc:update" measures), over edits in all four calculators. Target: median
+  under 50 ms.
+- weight: bytes a calculator page transfers before any calculator is touched,
+  Pyodide excluded (runtime, wheel and worker load only once a calculator is
+  in view or touched). Target: under 300 KB.
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import statistics
+import sys
+import tempfile
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import calc_site  # noqa: E402
+from static_server import StaticServer  # noqa: E402
+
+RUNS = 5
+TIMEOUT_MS = 120_000
+PYODIDE_PARTS = ("/assets/pyodide/", ".whl", "calc-worker.js")
+
+BARE_WORKER = """self.onmessage = async (event) => {
+  const { loadPyodide } = await import(event.data + "pyodide.mjs");
+  await loadPyodide({ indexURL: event.data });
+  postMessage("ready");
+};"""
+BARE_PAGE = """<!doctype html><html lang="en"><title>bare loadPyodide()</title><script type="module">
+const start = performance.now();
+const worker = new Worker("bench-bare-worker.js", { type: "module" });
+worker.onmessage = () => { window.BARE_MS = performance.now() - start; };
+worker.postMessage(new URL("assets/%s", location.href).href);
+</script></html>"""
+
+# Edits cycled through for the update timing: (field id, values typed in turn).
+EDITS = [("kv_cache-context", ["64K", "16K", "100000", "32K"]), ("decode-batch", ["8", "32", "64", "1"]),
+         ("fit-batch", ["1", "16", "64", "8"]), ("latency-steps", ["5", "50", "100", "20"])]
+
+
+def _bare(browser, server) -> float:
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(server.url("bench-bare.html"))
+    page.wait_for_function("window.BARE_MS !== undefined", timeout=TIMEOUT_MS)
+    ms = page.evaluate("window.BARE_MS")
+    context.close()
+    return ms
+
+
+def _ours(browser, server, keep: bool = False):
+    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    page = context.new_page()
+    page.goto(server.url(calc_site.page_path("en", "calculators")))
+    page.wait_for_function("performance.getEntriesByName('calc:first-result').length > 0", timeout=TIMEOUT_MS)
+    ms = page.evaluate("performance.getEntriesByName('calc:first-result')[0].startTime"
+                       " - performance.getEntriesByName('calc:load-start')[0].startTime")
+    if keep:
+        return ms, context, page
+    context.close()
+    return ms
+
+
+def _updates(page) -> list:
+    page.wait_for_function("""() => Array.from(document.querySelectorAll('.calc')).every((c) => !c.dataset.pending)""",
+                           timeout=TIMEOUT_MS)
+    page.evaluate("performance.clearMeasures('calc:update')")
+    for round_ in range(3):
+        for field, values in EDITS:
+            for value in values:
+                page.fill(f"#{field}", value)
+                calc = field.split("-")[0]
+                page.wait_for_function(f"!document.getElementById('calc-{calc}').dataset.pending", timeout=TIMEOUT_MS)
+    return page.evaluate("performance.getEntriesByName('calc:update').map((m) => m.duration)")
+
+
+def _weight(browser, server) -> dict:
+    server.sent.clear()
+    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    page = context.new_page()
+    page.goto(server.url(calc_site.page_path("en", "calculators")), wait_until="networkidle")
+    page.wait_for_timeout(500)
+    context.close()
+    parts = {"pyodide (excluded)": 0, "page HTML": 0, "ours (js, css)": 0, "theme and search": 0}
+    for path, size in server.sent:
+        if any(p in path for p in PYODIDE_PARTS):
+            parts["pyodide (excluded)"] += size
+        elif path.endswith("/") or path.endswith(".html"):
+            parts["page HTML"] += size
+        elif "calculators.js" in path or "site.css" in path:
+            parts["ours (js, css)"] += size
+        else:
+            parts["theme and search"] += size
+    return parts
+
+
+def measure(work: pathlib.Path) -> None:
+    if not calc_site.CHROMIUM.exists():
+        print(f"calculators in the browser: skipped, {calc_site.CHROMIUM} is missing (apt-get install chromium)")
+        return
+    from playwright.sync_api import sync_playwright
+
+    site, proc = calc_site.build(work)
+    if proc.returncode != 0:
+        raise SystemExit(f"build of the calculator fixture site failed:\n{proc.stderr}")
+    version = json.loads((calc_site.ROOT / "node_modules" / "pyodide" / "package.json").read_text())["version"]
+    (site / "bench-bare-worker.js").write_text(BARE_WORKER, encoding="utf-8")
+    (site / "bench-bare.html").write_text(BARE_PAGE % f"pyodide/{version}/", encoding="utf-8")
+    with StaticServer(site, gzip_text=True) as server, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(calc_site.CHROMIUM), args=calc_site.CHROMIUM_ARGS)
+        _bare(browser, server), _ours(browser, server)  # warm the OS file cache, not the browser's
+        bare, ours = [], []
+        for _ in range(RUNS):
+            bare.append(_bare(browser, server))
+            ours.append(_ours(browser, server))
+        b, o = statistics.median(bare), statistics.median(ours)
+        print(f"calculator start-up: ours {o / 1000:.2f} s (load start -> first result), bare loadPyodide() "
+              f"{b / 1000:.2f} s, ratio {o / b:.2f}x (target <= 1.15x; medians of {RUNS}, cold cache)")
+        _, context, page = _ours(browser, server, keep=True)
+        durations = _updates(page)
+        context.close()
+        q = statistics.quantiles(durations, n=10)
+        print(f"calculator update: median {statistics.median(durations):.1f} ms, p90 {q[-1]:.1f} ms, "
+              f"max {max(durations):.1f} ms over {len(durations)} edits (input event -> result in the page; "
+              f"target median < 50 ms)")
+        parts = _weight(browser, server)
+        browser.close()
+    total = sum(v for k, v in parts.items() if not k.startswith("pyodide"))
+    detail = ", ".join(f"{k} {v / 1000:.1f} KB" for k, v in parts.items())
+    print(f"calculator page weight before a calculator is touched: {total / 1000:.1f} KB gzip-transferred "
+          f"(target < 300 KB; {detail})")
+
+
+def main() -> int:
+    with tempfile.TemporaryDirectory(prefix="bench-browser-") as tmp:
+        measure(pathlib.Path(tmp))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
