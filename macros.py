@@ -12,6 +12,9 @@ Page macros:
   {{ calculator("name") }}   a calculator with its pre-rendered default result
   {{ sources_table() }}, {{ figures_table() }}, {{ factcheck_table() }}
   {{ t("msgid") }}           a UI string from locales/<lang>.po
+  {{ claim("id", about=2.7e9) }}  a figure the prose states a value for; the build
+                             fails when the value is off (sitebuild/checks/claim.py)
+  {{ translation_status() }} the translation status tables (sitebuild/translations.py)
 """
 
 from __future__ import annotations
@@ -20,11 +23,16 @@ import os
 import pathlib
 from html import escape
 
+from mkdocs.utils import get_relative_url
+
 from calculators import catalog, charts, figures
-from sitebuild import glossary, tables, widgets
+from sitebuild import glossary, runtime, tables, translations, widgets
+from sitebuild.checks import claim as claims_in_prose
+from sitebuild.checks import usage
 from sitebuild.strings import Strings
 
 STRINGS = Strings()
+ROOT = pathlib.Path(__file__).resolve().parent
 
 
 def define_env(env):
@@ -37,6 +45,7 @@ def define_env(env):
     @env.macro
     def fig(id: str) -> str:
         f = figures.get(id)
+        usage.record(lang(), env.page.file.src_uri, id)   # the build hook compares this with the sources
         return f'<span class="fig" data-fig="{escape(id)}">{escape(f.format(lang()))}</span>'
 
     @env.macro
@@ -60,23 +69,48 @@ def define_env(env):
 
     @env.macro
     def calculator(name: str) -> str:
-        return widgets.render(name, lang(), tr)
+        seen = _CALCULATORS_ON_PAGE[name] = _CALCULATORS_ON_PAGE.get(name, 0) + 1
+        return widgets.render(name, lang(), tr, name if seen == 1 else f"{name}-{seen}")
 
     @env.macro
     def t(msgid: str, context: str | None = None) -> str:
         return escape(tr(msgid, context))
 
+    @env.macro
+    def claim(id: str, about=None, at_least=None, at_most=None, scale: float = 1.0, tolerance: float | None = None) -> str:
+        """A figure whose value the sentence states: printed like fig(); off by more than the tolerance, the build fails."""
+        problem = claims_in_prose.evaluate(id, figures.registry(), about=about, at_least=at_least, at_most=at_most,
+                                           scale=scale, tolerance=tolerance)
+        if problem:
+            raise ValueError(f"docs/{env.page.file.src_uri}: {problem}")
+        return fig(id)
+
+    env.macro(lambda: translations.status_page(ROOT, tr), "translation_status")
     env.macro(lambda: tables.sources_table(lang(), tr), "sources_table")
     env.macro(lambda: tables.figures_table(lang(), tr), "figures_table")
     env.macro(lambda: tables.factcheck_table(lang(), tr), "factcheck_table")
 
 
+# How often each calculator has appeared on the page being rendered (its ids must stay unique).
+_CALCULATORS_ON_PAGE: dict = {}
+
+
+def on_pre_page_macros(env):
+    _CALCULATORS_ON_PAGE.clear()
+
+
 def on_post_page_macros(env):
-    """Append the glossary's hover explanations (abbr definitions) for terms the page uses."""
+    """Append the glossary's hover explanations (abbr definitions) for terms the page uses,
+    and, on a page with a calculator, its translations for the browser and its script."""
     language = env.conf.plugins["i18n"].current_language
     name = pathlib.PurePosixPath(env.page.file.src_uri).name
     if name != "glossary.md":
         env.markdown += glossary.abbreviations(language, env.markdown)
+    if widgets.MARKER in env.markdown:
+        rt = runtime.info(env.conf.extra)
+        assets = get_relative_url("assets/", env.page.url or "./").rstrip("/") + "/"
+        tr = lambda msgid: STRINGS.get(msgid, language)  # noqa: E731
+        env.markdown += "\n\n" + widgets.page_assets(language, tr, rt.page_urls(), assets, rt.scripts_version) + "\n"
     _dump_for_benchmark(language, name, env.markdown)
 
 

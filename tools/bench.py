@@ -4,8 +4,15 @@ Site build: our full four-language build (macros, model, charts, tables,
 hooks) against the same pages with every macro already replaced by its text,
 built by plain mkdocs-material + i18n. Target: at most 1.3x.
 
+Checks: the same full build with the fact and translation checks on
+(hooks/checks.py) against SITE_CHECKS=off. Target: at most +15 %.
+
 Runs alternate between the two builds and report medians, so that a busy
 machine slows both alike.
+
+Calculators in the browser (tools/bench_browser.py): start-up against a bare
+loadPyodide() (target <= 1.15x), input-to-result time (median < 50 ms), and
+the bytes a calculator page transfers before one is touched (< 300 KB).
 """
 
 from __future__ import annotations
@@ -20,6 +27,8 @@ import tempfile
 import time
 
 import yaml
+
+import bench_browser  # tools/, next to this script
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 RUNS = int(os.environ.get("BENCH_RUNS", "5"))
@@ -37,6 +46,23 @@ def build(project: pathlib.Path, out: pathlib.Path, extra_env: dict | None = Non
     return elapsed
 
 
+class _ConfigLoader(yaml.SafeLoader):
+    """safe_load plus MkDocs' !ENV tag (resolved as MkDocs would: the first set variable, else the default)."""
+
+
+def _env_tag(loader, node):
+    items = [loader.construct_scalar(node)] if isinstance(node, yaml.ScalarNode) else loader.construct_sequence(node)
+    names, default = (items[:-1], items[-1]) if len(items) > 1 else (items, None)
+    return next((os.environ[n] for n in names if n in os.environ), default)
+
+
+_ConfigLoader.add_constructor("!ENV", _env_tag)
+
+
+def load_config(path: pathlib.Path) -> dict:
+    return yaml.load(path.read_text(encoding="utf-8"), Loader=_ConfigLoader)
+
+
 def baseline_project(work: pathlib.Path) -> pathlib.Path:
     """The same site with macros pre-rendered: pages from a dump, config without macros and hooks."""
     dump = work / "dump"
@@ -45,7 +71,7 @@ def baseline_project(work: pathlib.Path) -> pathlib.Path:
     shutil.copytree(ROOT / "overrides", base / "overrides")
     shutil.copytree(dump, base / "docs")
     shutil.copytree(ROOT / "docs" / "assets", base / "docs" / "assets")
-    config = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
+    config = load_config(ROOT / "mkdocs.yml")
     config["plugins"] = [p for p in config["plugins"] if not (isinstance(p, dict) and "macros" in p) and p != "macros"]
     config.pop("hooks", None)
     (base / "mkdocs.yml").write_text(yaml.safe_dump(config, allow_unicode=True, sort_keys=False), encoding="utf-8")
@@ -63,9 +89,22 @@ def site_build_ratio(work: pathlib.Path) -> None:
           f"ratio {o / b:.2f}x (target <= 1.30x; medians of {RUNS})")
 
 
+def checks_cost(work: pathlib.Path) -> None:
+    """The full build with the checks on against the same build with SITE_CHECKS=off, alternating."""
+    on, off = [], []
+    for i in range(RUNS):
+        off.append(build(ROOT, work / f"off{i}", {"SITE_CHECKS": "off"}))
+        on.append(build(ROOT, work / f"on{i}", {"SITE_CHECKS": "on"}))
+    a, b = statistics.median(on), statistics.median(off)
+    print(f"checks (facts, parity, locales, staleness): on {a:.2f} s, off {b:.2f} s, "
+          f"{(a / b - 1) * 100:+.1f} % (target <= +15 %; medians of {RUNS})")
+
+
 def main() -> int:
     with tempfile.TemporaryDirectory(prefix="bench-") as tmp:
         site_build_ratio(pathlib.Path(tmp))
+        checks_cost(pathlib.Path(tmp))
+        bench_browser.measure(pathlib.Path(tmp) / "browser")
     return 0
 
 
