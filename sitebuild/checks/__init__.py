@@ -78,7 +78,24 @@ def translation_checks(project) -> list:
 
 
 def locale_checks(project) -> tuple:
-    """Problems of the four locale files, and per-file counts for the status page."""
+    """Problems of the four locale files, and per-file counts for the status page.
+
+    The build's checks and the status page both ask; while no page, locale
+    file or source changes, the answer is computed once.
+    """
+    files = sorted((project.root / "locales").glob("*.po")) + sorted((project.root / "docs").rglob("*.md"))
+    key = (str(project.root), tuple(project.langs), tuple((str(f), f.stat().st_mtime_ns) for f in files),
+           project.strings_fingerprint)
+    if key not in _LOCALE_MEMO:
+        _LOCALE_MEMO.clear()
+        _LOCALE_MEMO[key] = _locale_checks(project)
+    return _LOCALE_MEMO[key]
+
+
+_LOCALE_MEMO: dict = {}
+
+
+def _locale_checks(project) -> tuple:
     used = None
     if project.code_strings is not None:
         used = set(project.code_strings)
