@@ -19,8 +19,8 @@ from . import model as M
 from . import scenarios as S
 from .markup import escape
 
-W, H = 640, 360
-PAD_L, PAD_R, PAD_T, PAD_B = 74, 150, 36, 56
+W, H = 720, 380
+PAD_L, PAD_R, PAD_T, PAD_B = 96, 176, 36, 56  # room for 'TFLOP/s' ticks and longer legends
 
 
 # ----------------------------------------------------------------- scales
@@ -94,11 +94,13 @@ def _axes(xs: Scale, ys: Scale, x_label: str, y_label: str, x_fmt, y_fmt) -> lis
     return out
 
 
-def _line(xs: Scale, ys: Scale, points: list, series: int, label: str) -> list:
+def _line(xs: Scale, ys: Scale, points: list, series: int, label: str, label_at: int = -1, above: bool = False) -> list:
+    """A series as a path, labelled at one of its points (the last by default), beside it or above it."""
     path = " ".join(f"{'M' if i == 0 else 'L'}{xs(x):.1f},{ys(y):.1f}" for i, (x, y) in enumerate(points))
-    lx, ly = xs(points[-1][0]), ys(points[-1][1])
-    return [f'<path class="chart-line s{series}" d="{path}"/>',
-            _text(lx + 6, ly + 4, label, "start", f"chart-label s{series}")]
+    lx, ly = xs(points[label_at][0]), ys(points[label_at][1])
+    text = _text(lx, ly - 10, label, "middle", f"chart-label s{series}") if above else \
+        _text(lx + 6, ly + 4, label, "start", f"chart-label s{series}")
+    return [f'<path class="chart-line s{series}" d="{path}"/>', text]
 
 
 def _tick_number(locale):
@@ -141,7 +143,8 @@ def step_split(locale: str, tr, cat: catalog.Catalog | None = None) -> str:
     m, d = cat.models["llama-3.1-70b"], cat.devices["h100-sxm"]
     steps = [(b, M.decode_step(m, d, devices=S.BATCH_DEVICES, batch=b, context=S.BATCH_CONTEXT)) for b in S.BATCHES]
     tmax = max(max(s.memory_s, s.compute_s) for _, s in steps) * 1e3
-    xs = Scale(0, tmax * 1.05, PAD_L + 30, W - PAD_R)
+    right = W - PAD_R - 40  # the legend's labels are long in some languages
+    xs = Scale(0, tmax * 1.05, PAD_L + 30, right)
     row_h = (H - PAD_T - PAD_B) / len(steps)
     ticks = _tick_number(locale)
     body = ['<g class="chart-axes">']
@@ -163,8 +166,8 @@ def step_split(locale: str, tr, cat: catalog.Catalog | None = None) -> str:
     legend = [(1, tr("reading weights")), (2, tr("reading KV cache")), (3, tr("arithmetic at peak"))]
     for j, (cls, label) in enumerate(legend):
         ly = PAD_T + 10 + j * 20
-        body.append(f'<rect class="chart-bar s{cls}" x="{W - PAD_R + 12}" y="{ly - 9}" width="12" height="12"/>')
-        body.append(_text(W - PAD_R + 30, ly + 1, label, "start"))
+        body.append(f'<rect class="chart-bar s{cls}" x="{right + 12}" y="{ly - 9}" width="12" height="12"/>')
+        body.append(_text(right + 30, ly + 1, label, "start"))
     first, last = steps[0][1], steps[-1][1]
     desc = tr("With {devices} GPUs and {context} tokens of context per request, a step at batch {b1} spends {w1} on weights, "
               "{k1} on the KV cache and {c1} on arithmetic; at batch {b2} the KV cache takes {k2} and arithmetic {c2}.").format(
@@ -222,7 +225,7 @@ def roofline(locale: str, tr, cat: catalog.Catalog | None = None) -> str:
     exp_label = lambda v: fmt.format_number(v, locale, decimals=1 if v < 1 else 0)  # noqa: E731
     flops_label = lambda v: fmt.format_quantity(v, "flop_per_s", locale, sig=1)  # noqa: E731
     body = _axes(xs, ys, tr("Arithmetic intensity (FLOP per byte read)"), tr("Attainable FLOP/s"), exp_label, flops_label)
-    body += _line(xs, ys, roof, 1, tr("H100 roofline (BF16)"))
+    body += _line(xs, ys, roof, 1, tr("H100 roofline (BF16)"), label_at=1, above=True)
     for i, ((x, y), label) in enumerate(marks):
         body.append(f'<circle class="chart-point s{i + 2}" cx="{xs(x):.1f}" cy="{ys(y):.1f}" r="5"/>')
         body.append(_text(xs(x) + 8, ys(y) + 16 + 14 * (i % 2), label, "start", f"chart-label s{i + 2}"))
