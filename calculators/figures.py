@@ -311,7 +311,8 @@ def _(c): return 1 - M.min_devices(c.models[DS3], c.devices[SN40L]) / M.min_devi
 # -------------------------------------------------- section 7: measured numbers
 
 for _mk in ("infercom-gpt-oss-120b", "infercom-minimax-m2", "sambanova-deepseek-r1", "aa-gpu-gpt-oss-120b",
-            "aa-sambanova-gpt-oss-120b", "aa-cerebras-gpt-oss-120b", "gpu-minimax-m2", "aa-gpu-llama-3.1-70b"):
+            "aa-sambanova-gpt-oss-120b", "aa-sambanova-minimax-m2", "aa-cerebras-gpt-oss-120b", "gpu-minimax-m2",
+            "aa-gpu-llama-3.1-70b"):
     @figure(f"measured.{_mk}", "tok_per_s", "published measurement", [f"measurements.{_mk}"], sig=None, decimals=0)
     def _(c, k=_mk): return _meas(c, k)
 
@@ -362,6 +363,22 @@ def _(c): return c.racks["sn40l-16"].power_w
 
 @figure("power.gpu-rack", "watts", "catalog: GPU rack power", ["data.gpu-rack-power-w"], sig=2)
 def _(c): return _datum(c, "gpu-rack-power-w")
+
+
+@figure("power.dgx-h100-rack", "watts", "catalog: power of a rack of DGX H100 systems at maximum", ["racks.dgx-h100-x4"], sig=2)
+def _(c): return c.racks["dgx-h100-x4"].power_w
+
+
+@figure("claimed.utilisation.decode", "percent", "as claimed (catalog): GPU utilisation during decode", ["data.decode-gpu-utilisation"], decimals=0)
+def _(c): return _datum(c, "decode-gpu-utilisation")
+
+
+@figure("claimed.utilisation.prefill", "percent", "as claimed (catalog): GPU utilisation during prefill, at least", ["data.prefill-gpu-utilisation"], decimals=0)
+def _(c): return _datum(c, "prefill-gpu-utilisation")
+
+
+@figure("infercom.chips", "count", "catalog: SN40L chips Infercom runs", ["data.infercom-chips"], sig=None, decimals=0)
+def _(c): return _datum(c, "infercom-chips")
 
 
 @figure("power.ratio", "ratio", "GPU rack power ÷ SN40L rack power", ["data.gpu-rack-power-w", R_SN], sig=2)
