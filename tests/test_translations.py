@@ -236,6 +236,8 @@ def test_translation_status_page(site_proj, tmp_path):
     for lang, title in (("de", "Übersetzungsstand"), ("en", "Translation status"), ("da", "Oversættelsesstatus"), ("it", "Stato delle traduzioni")):
         (site_proj / "docs" / lang / "status.md").write_text(f"# {title}\n\n{{{{ translation_status() }}}}\n", encoding="utf-8")
     translations.mark_reviewed(site_proj, "docs/en/decode.md")
+    da = site_proj / "docs" / "da" / "decode.md"     # a translation without its source record: unreviewed
+    da.write_text(re.sub(r"\A---\n.*?\n---\n", "", da.read_text(encoding="utf-8"), flags=re.S), encoding="utf-8")
     proc = build(site_proj, tmp_path / "site")
     assert proc.returncode == 0, proc.stderr[-3000:]
     html = (tmp_path / "site" / "en" / "status" / "index.html").read_text(encoding="utf-8")
