@@ -102,3 +102,9 @@ def find(problems, *, path: str, code: str, line: int | None = None, severity: s
             return p
     shown = "\n".join(str(p) for p in problems if p.path == path or p.code == code) or "(nothing relevant)"
     raise AssertionError(f"expected {code} at {path}:{line} containing {contains}; found:\n{shown}")
+
+
+def run(root, langs=None):
+    """Every check on a project copy, as the build runs them."""
+    from sitebuild import checks
+    return checks.run(root, langs)

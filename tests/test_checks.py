@@ -17,24 +17,9 @@ import re
 
 import pytest
 
-from checkutil import LANGS, ROOT, build, copy_project, edit_line, find, line_matching, lines, prose_line, write_lines
+from checkutil import run, LANGS, ROOT, build, copy_project, edit_line, find, line_matching, lines, prose_line, write_lines
 from sitebuild import checks
 from sitebuild.checks import numbers, report, source
-
-
-@pytest.fixture
-def proj(tmp_path) -> pathlib.Path:
-    return copy_project(tmp_path / "proj")
-
-
-@pytest.fixture
-def site_proj(tmp_path) -> pathlib.Path:
-    """A copy for a full `mkdocs build`: UI strings extracted first, as `make messages` would."""
-    return copy_project(tmp_path / "proj", messages=True)
-
-
-def run(root, langs=None):
-    return checks.run(root, langs)
 
 
 def page(root, lang, name="decode.md") -> pathlib.Path:

@@ -18,24 +18,9 @@ import sys
 
 import pytest
 
-from checkutil import ROOT, build, copy_project, edit_line, find, line_matching, lines, prose_line, write_lines
+from checkutil import run, ROOT, build, copy_project, edit_line, find, line_matching, lines, prose_line, write_lines
 from sitebuild import checks, translations
 from sitebuild.strings import Strings
-
-
-@pytest.fixture
-def proj(tmp_path) -> pathlib.Path:
-    return copy_project(tmp_path / "proj")
-
-
-@pytest.fixture
-def site_proj(tmp_path) -> pathlib.Path:
-    """A copy for a full `mkdocs build`: UI strings extracted first, as `make messages` would."""
-    return copy_project(tmp_path / "proj", messages=True)
-
-
-def run(root, langs=None):
-    return checks.run(root, langs)
 
 
 def _entries(po: pathlib.Path, pattern: str = r"\w") -> list:
