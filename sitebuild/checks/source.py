@@ -312,7 +312,16 @@ def parse(text: str, rel: str) -> Page:
 
 
 def load(root: pathlib.Path, rel: str) -> Page:
-    return parse((root / rel).read_text(encoding="utf-8"), rel)
+    return _parsed((root / rel).read_text(encoding="utf-8"), rel)
+
+
+@lru_cache(maxsize=512)
+def _parsed(text: str, rel: str) -> Page:
+    """Pages are parsed once per text: the build's checks and the status page read the same files.
+
+    Callers only read a Page; nothing in the checks changes one after parsing.
+    """
+    return parse(text, rel)
 
 
 def pages(root: pathlib.Path, lang: str) -> dict:
