@@ -148,22 +148,25 @@ def kv_cache(inputs: dict, locale: str, tr, chart_id: str, cat: catalog.Catalog 
     return _frame(chart_id, tr(T_KV), desc, body, W, H)
 
 
+def _two_bar_axes(seconds_max: float, left: float, height: int, x_title: str, locale: str) -> tuple:
+    """Time axis, grid and title for a chart of two horizontal bars; returns the scale, the body so far,
+    the unit factor, the row height and the bar thickness."""
+    symbol, factor = _unit(seconds_max, SECOND_UNITS)
+    xs = Scale(0, seconds_max * 1.05 / factor, left, BAR_W - LEGEND_W)
+    body = ['<g class="chart-axes">']
+    body += _grid_x(xs, TOP, height - BOTTOM, xs.ticks(4), _tick_number(locale))
+    body.append(_text((left + BAR_W - LEGEND_W) / 2, height - 10, x_title.format(unit=symbol), cls="chart-title"))
+    body.append("</g>")
+    row_h = (height - TOP - BOTTOM) / 2
+    return xs, body, factor, row_h, row_h * 0.6
+
+
 def decode(inputs: dict, locale: str, tr, chart_id: str, cat: catalog.Catalog | None = None) -> str:
     """One step as two bars: memory time (weights + KV) against arithmetic time at peak."""
     cat = cat or catalog.load()
     s = calcs.step(inputs, cat)
-    height = 170
-    tmax = max(s.memory_s, s.compute_s or 0.0)
-    symbol, factor = _unit(tmax, SECOND_UNITS)
-    left = 110
-    xs = Scale(0, tmax * 1.05 / factor, left, BAR_W - LEGEND_W)
-    ticks = _tick_number(locale)
-    body = ['<g class="chart-axes">']
-    body += _grid_x(xs, TOP, height - BOTTOM, xs.ticks(4), ticks)
-    body.append(_text((left + BAR_W - LEGEND_W) / 2, height - 10, tr(X_STEP).format(unit=symbol), cls="chart-title"))
-    body.append("</g>")
-    row_h = (height - TOP - BOTTOM) / 2
-    bar = row_h * 0.6
+    height, left = 170, 110
+    xs, body, factor, row_h, bar = _two_bar_axes(max(s.memory_s, s.compute_s or 0.0), left, height, tr(X_STEP), locale)
     for i, (label, parts) in enumerate([
             (R_MEMORY, [(s.weights_s / factor, 1), (s.kv_s / factor, 2)]),
             (R_COMPUTE, None if s.compute_s is None else [(s.compute_s / factor, 3)])]):
@@ -214,17 +217,8 @@ def latency(inputs: dict, locale: str, tr, chart_id: str, cat: catalog.Catalog |
     """One call and the whole agent loop as stacked bars: first token, generation, tools."""
     cat = cat or catalog.load()
     p = calcs.latency_parts(inputs, cat)
-    height = 170
-    symbol, factor = _unit(p["loop"], SECOND_UNITS)
-    left = 150
-    xs = Scale(0, p["loop"] * 1.05 / factor, left, BAR_W - LEGEND_W)
-    ticks = _tick_number(locale)
-    body = ['<g class="chart-axes">']
-    body += _grid_x(xs, TOP, height - BOTTOM, xs.ticks(4), ticks)
-    body.append(_text((left + BAR_W - LEGEND_W) / 2, height - 10, tr(X_TIME).format(unit=symbol), cls="chart-title"))
-    body.append("</g>")
-    row_h = (height - TOP - BOTTOM) / 2
-    bar = row_h * 0.6
+    height, left = 170, 150
+    xs, body, factor, row_h, bar = _two_bar_axes(p["loop"], left, height, tr(X_TIME), locale)
     n = p["steps"]
     rows = [(tr(R_CALL), [(p["ttft"] / factor, 1), (p["decode"] / factor, 2)]),
             (tr(R_LOOP).format(steps=fmt.format_number(n, locale)),
