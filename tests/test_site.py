@@ -182,3 +182,9 @@ def test_glossary_terms_explained_on_hover(site, lang):
     for shown, hover in abbrs.items():
         assert shown in spellings, f"{lang}: abbr {shown!r} is not a glossary term"
         assert hover == html_unescape(glossary.terms(lang)[spellings[shown]]), f"{lang}: hover text of {shown!r}"
+
+
+def test_root_404_page_is_in_the_default_language(site):
+    """Each language build writes 404.html at the root; the German one must be the one that stays."""
+    html = parse(site / "404.html").tags
+    assert next(a for t, a in html if t == "html")["lang"] == "de"
