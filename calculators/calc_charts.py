@@ -38,6 +38,8 @@ L_NO_PEAK = N_("no published peak")
 T_DECODE = N_("One decode step: reading memory against arithmetic")
 D_DECODE = N_("Reading the weights takes {weights} and reading the KV cache {kv}; "
               "the arithmetic takes {compute} at peak. Verdict: {verdict}.")
+D_DECODE_NO_PEAK = N_("Reading the weights takes {weights} and reading the KV cache {kv}; "
+                      "no compute peak is published for this device, so the arithmetic time is unknown. Verdict: {verdict}.")
 
 X_DEVICES = N_("Devices needed (logarithmic scale)")
 L_NO_FIT = N_("does not fit")
@@ -52,7 +54,7 @@ D_LATENCY = N_("Each call waits {ttft} for its first token and {decode} for the 
                "{steps} calls with {tool} of tool time each take {loop}.")
 
 STRINGS = (X_CONTEXT, Y_KV, L_KV, L_DEVICE_MEMORY, T_KV, D_KV, X_STEP, R_MEMORY, R_COMPUTE, L_WEIGHTS,
-           L_KV_READ, L_PEAK, L_NO_PEAK, T_DECODE, D_DECODE, X_DEVICES, L_NO_FIT, T_FIT, D_FIT, X_TIME,
+           L_KV_READ, L_PEAK, L_NO_PEAK, T_DECODE, D_DECODE, D_DECODE_NO_PEAK, X_DEVICES, L_NO_FIT, T_FIT, D_FIT, X_TIME,
            R_CALL, R_LOOP, L_TTFT, L_GENERATE, L_TOOLS, T_LATENCY, D_LATENCY, calcs.CUSTOM_LABEL)
 
 
@@ -178,10 +180,12 @@ def decode(inputs: dict, locale: str, tr, chart_id: str, cat: catalog.Catalog | 
             body += _hbars(xs, y, bar, parts)
     body += _legend([(1, tr(L_WEIGHTS)), (2, tr(L_KV_READ)), (3, tr(L_PEAK))], BAR_W - LEGEND_W + 12, TOP + 10)
     verdict = calcs.decode(inputs, locale, cat).verdict
-    desc = tr(D_DECODE).format(
-        weights=fmt.format_quantity(s.weights_s, "seconds", locale), kv=fmt.format_quantity(s.kv_s, "seconds", locale),
-        compute=tr(L_NO_PEAK) if s.compute_s is None else fmt.format_quantity(s.compute_s, "seconds", locale),
-        verdict=tr(verdict))
+    times = {"weights": fmt.format_quantity(s.weights_s, "seconds", locale),
+             "kv": fmt.format_quantity(s.kv_s, "seconds", locale), "verdict": tr(verdict)}
+    if s.compute_s is None:
+        desc = tr(D_DECODE_NO_PEAK).format(**times)
+    else:
+        desc = tr(D_DECODE).format(compute=fmt.format_quantity(s.compute_s, "seconds", locale), **times)
     return _frame(chart_id, tr(T_DECODE), desc, body, BAR_W, height)
 
 

@@ -53,7 +53,7 @@ class Result:
 DEFAULTS = {
     "kv_cache": {"model": "llama-3.1-70b", "kv_precision": "bf16", "context": 32 * 1024, "batch": 1,
                  "device": "h100-sxm", "layers": 80, "kv_heads": 8, "head_dim": 128},
-    "decode": {"model": "llama-3.1-70b", "weight_precision": "bf16", "device": "h100-sxm", "devices": 8,
+    "decode": {"model": "llama-3.1-70b", "weight_precision": AS_RELEASED, "device": "h100-sxm", "devices": 8,
                "batch": 1, "context": 8 * 1024, "kv_precision": "bf16"},
     "fit": {"model": "deepseek-v3", "weight_precision": AS_RELEASED, "kv_precision": "bf16",
             "context": 32 * 1024, "batch": 8},
@@ -62,7 +62,7 @@ DEFAULTS = {
 }
 
 # Verdicts, named once so that the browser's string table can list them.
-V_FITS, V_NO_FIT = N_("fits on one device"), N_("does not fit on one device")
+V_FITS, V_NO_FIT = N_("the KV cache alone fits on one device"), N_("the KV cache alone does not fit on one device")
 V_MEMORY, V_COMPUTE = N_("memory-bound"), N_("compute-bound")
 V_MEMORY_NO_PEAK = N_("memory-bound (no published compute peak to compare)")
 VERDICTS = (V_FITS, V_NO_FIT, V_MEMORY, V_COMPUTE, V_MEMORY_NO_PEAK)
