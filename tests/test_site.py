@@ -188,3 +188,9 @@ def test_root_404_page_is_in_the_default_language(site):
     """Each language build writes 404.html at the root; the German one must be the one that stays."""
     html = parse(site / "404.html").tags
     assert next(a for t, a in html if t == "html")["lang"] == "de"
+
+
+def test_colour_toggle_is_labelled_in_the_page_language(site):
+    titles = {lang: re.search(r'title="([^"]*)"[^>]*for="__palette_1"', page(site, lang, "decode").read_text(encoding="utf-8")).group(1)
+              for lang in LANGS}
+    assert len(set(titles.values())) == len(LANGS), titles
