@@ -147,6 +147,11 @@ def kv_cache(inputs: dict, locale: str, cat: catalog.Catalog | None = None) -> R
     return Result(rows, V_FITS if total <= d.serving.bytes else V_NO_FIT)
 
 
+# Result labels that the defaults never show (the browser needs their translations all the same).
+MEMORY_ONLY_ROWS = (N_("Time per step, memory only (lower bound)"), N_("Speed per request, memory only (upper bound)"),
+                    N_("Throughput of the batch, memory only (upper bound)"))
+
+
 def decode(inputs: dict, locale: str, cat: catalog.Catalog | None = None) -> Result:
     cat = cat or catalog.load()
     s = step(inputs, cat)
@@ -154,10 +159,15 @@ def decode(inputs: dict, locale: str, cat: catalog.Catalog | None = None) -> Res
         Row(N_("Reading weights"), _q(s.weights_s, "seconds", locale)),
         Row(N_("Reading the KV cache"), _q(s.kv_s, "seconds", locale)),
         Row(N_("Arithmetic at peak"), _q(s.compute_s, "seconds", locale) if s.compute_s is not None else UNKNOWN),
-        Row(N_("Time per step"), _q(s.time_s, "seconds", locale)),
-        Row(N_("Speed per request"), _q(s.tokens_per_s, "tok_per_s", locale)),
-        Row(N_("Throughput of the batch"), _q(s.aggregate_tokens_per_s, "tok_per_s", locale)),
     ]
+    if s.compute_s is None:  # without a compute peak the speeds are only what memory would allow
+        rows += [Row(label, text) for label, text in zip(MEMORY_ONLY_ROWS, (
+            _q(s.time_s, "seconds", locale), _q(s.tokens_per_s, "tok_per_s", locale),
+            _q(s.aggregate_tokens_per_s, "tok_per_s", locale)))]
+    else:
+        rows += [Row(N_("Time per step"), _q(s.time_s, "seconds", locale)),
+                 Row(N_("Speed per request"), _q(s.tokens_per_s, "tok_per_s", locale)),
+                 Row(N_("Throughput of the batch"), _q(s.aggregate_tokens_per_s, "tok_per_s", locale))]
     if s.compute_s is None:
         verdict = V_MEMORY_NO_PEAK
     else:
