@@ -451,6 +451,10 @@ def _(c): return _speed_step(c, batch=S.SPEED_BATCH).aggregate_tokens_per_s
 def _(c): return _speed_step(c, batch=S.SPEED_BATCH).tokens_per_s
 
 
+@figure("speed.util", "percent", "compute time ÷ step time at batch 1 in the speed example", [M_L70, D_H100], decimals=1)
+def _(c): return _speed_step(c).compute_utilisation
+
+
 @figure("speed.batch", "count", "scenario: batch size", [], sig=None, decimals=0)
 def _(c): return S.SPEED_BATCH
 
