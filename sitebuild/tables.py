@@ -52,7 +52,7 @@ def _model_summary(m: catalog.Model, lang: str, tr) -> str:
     if m.kv_heads:
         parts.append(tr("{kv} KV heads of dimension {dim}").format(kv=fmt.format_number(m.kv_heads, lang),
                                                                   dim=fmt.format_number(m.head_dim, lang)))
-    groups = ", ".join(f"{escape(g.group)}: {g.precision.upper()}" for g in m.weights)
+    groups = ", ".join(f"{escape(tr(g.group, 'weight-group'))}: {g.precision.upper()}" for g in m.weights)
     parts.append(groups)
     return "; ".join(parts)
 
@@ -96,7 +96,7 @@ def figures_table(lang: str, tr) -> str:
     rows = []
     for f in figures.registry().values():
         reads = ", ".join(f"<code>{escape(i)}</code>" for i in f.inputs) or escape(tr("scenario (our assumption)"))
-        rows.append([f'<code id="fig-{escape(f.id)}">{escape(f.id)}</code>', escape(f.format(lang)), escape(f.formula), reads])
+        rows.append([f'<code id="fig-{escape(f.id)}">{escape(f.id)}</code>', escape(f.format(lang)), escape(tr(f.formula, "formula")), reads])
     return _table(heads, rows, "figures-table")
 
 

@@ -26,6 +26,7 @@ sys.path.insert(0, str(ROOT))
 
 from calculators import catalog as cat_mod  # noqa: E402
 from calculators import claims  # noqa: E402
+from calculators import figures  # noqa: E402
 
 LANGS = ("de", "en", "da", "it")
 KEYWORDS = {"tr": {1: None, 2: (1, (2, "c"))}, "t": {1: None, 2: (1, (2, "c"))}, "N_": None}
@@ -75,6 +76,12 @@ def _collect_data(add) -> None:
         add(c.text, "claim", ("calculators/claims.py", 0), f"Claim {c.n} as commonly made; keep its numbers exactly as they are.")
         if c.note:
             add(c.note, "claim-note", ("calculators/claims.py", 0), f"Why claim {c.n} gets its verdict.")
+    for fig in figures.registry().values():
+        add(fig.formula, "formula", ("calculators/figures.py", 0),
+            "How a figure is computed (sources page). Keep ×, ÷, −, model and unit names as they are.")
+    for m in cat.models.values():
+        for g in m.weights:
+            add(g.group, "weight-group", where, "Name of a group of model weights (all, experts, attention, embeddings).")
     for v in claims.VERDICTS:
         add(v, "verdict", ("calculators/claims.py", 0), "Verdict of the fact check.")
 
