@@ -31,6 +31,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from sitebuild import checks, translations  # noqa: E402
+from sitebuild.i18n_builds import inner_build  # noqa: E402
 from sitebuild.checks import usage  # noqa: E402
 from sitebuild.strings import LANGS, SOURCE_LANG, Strings  # noqa: E402
 
@@ -40,11 +41,6 @@ _state: dict = {}
 
 def _enabled() -> bool:
     return os.environ.get("SITE_CHECKS", "on").strip().lower() not in ("off", "0", "false", "no")
-
-
-def _inner_build(config) -> bool:
-    i18n = config.plugins.get("i18n")
-    return bool(i18n is not None and getattr(i18n, "building", False))
 
 
 def _languages(config) -> list:
@@ -64,7 +60,7 @@ def _emit(problems, summarize=True) -> None:
 
 
 def on_pre_build(config, **kwargs):
-    if _inner_build(config):
+    if inner_build(config):
         return
     root = _root(config)
     _state.clear()
@@ -121,7 +117,7 @@ def on_page_markdown(markdown, page, config, files, **kwargs):
 
 @event_priority(-200)  # after mkdocs-static-i18n has built the other languages
 def on_post_build(config, **kwargs):
-    if _inner_build(config) or not _enabled() or "project" not in _state:
+    if inner_build(config) or not _enabled() or "project" not in _state:
         return
     project = _state["project"]
     problems = []

@@ -25,6 +25,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from sitebuild import runtime  # noqa: E402
+from sitebuild.i18n_builds import inner_build  # noqa: E402
 
 log = logging.getLogger("mkdocs.hooks.pyodide_assets")
 
@@ -38,8 +39,7 @@ def on_config(config):
 
 
 def on_post_build(config, **kwargs):
-    i18n = config.plugins.get("i18n")
-    if i18n is not None and getattr(i18n, "building", False):
+    if inner_build(config):
         return  # an inner per-language build: the outer one copies for all languages
     try:
         written = runtime.install(pathlib.Path(config.site_dir), runtime.info(config.extra))

@@ -11,24 +11,26 @@ back after all languages are built.
 from __future__ import annotations
 
 import pathlib
+import sys
 
 from mkdocs.plugins import event_priority
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from sitebuild.i18n_builds import inner_build  # noqa: E402
 
 _saved: dict = {}
 
 
-def _outer(config) -> bool:
-    i18n = config.plugins.get("i18n")
-    return i18n is None or not getattr(i18n, "building", False)
-
-
 def on_post_template(output_content, template_name, config, **kwargs):
-    if template_name == "404.html" and _outer(config):
+    if template_name == "404.html" and not inner_build(config):
         _saved[config.site_dir] = output_content
     return output_content
 
 
 @event_priority(-200)  # after the i18n plugin (-100) has built the other languages
 def on_post_build(config, **kwargs):
-    if _outer(config) and config.site_dir in _saved:
+    if not inner_build(config) and config.site_dir in _saved:
         (pathlib.Path(config.site_dir) / "404.html").write_text(_saved.pop(config.site_dir), encoding="utf-8")

@@ -14,15 +14,22 @@ from __future__ import annotations
 
 import json
 import pathlib
+import sys
 
 from mkdocs.plugins import event_priority
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from sitebuild.i18n_builds import inner_build  # noqa: E402
 
 
 @event_priority(-200)
 def on_post_build(config, **kwargs):
     i18n = config.plugins.get("i18n")
-    if i18n is None or getattr(i18n, "building", False):
-        return  # an inner per-language build: the merged index is not final yet
+    if i18n is None or inner_build(config):
+        return  # no languages to split, or an inner per-language build: the merged index is not final yet
     site = pathlib.Path(config.site_dir)
     index_path = site / "search" / "search_index.json"
     if not index_path.exists():
