@@ -42,7 +42,6 @@ HASH_KEY, SECTIONS_KEY = "source_hash", "source_sections"
 # ------------------------------------------------------------------ hashing
 
 _MACRO = re.compile(r"\{\{(.*?)\}\}", re.S)
-_COMMENT = re.compile(r"<!--.*?-->", re.S)
 _BULLET = re.compile(r"^[-*+][ \t]+")
 _NUMBERED = re.compile(r"^\d+([.)])[ \t]+")
 _HEADING_END = re.compile(r"[ \t]+#+[ \t]*$")
@@ -59,7 +58,7 @@ def normalized_sections(text: str) -> list:
     """[(German heading or None, normalized text)] per section: words only, formatting gone."""
     page = source.parse(text, "docs/x/x.md")
     body = "\n".join(text.splitlines()[page.meta_line_count:])
-    body = _COMMENT.sub(" ", _MACRO.sub(_canonical_macro, body))
+    body = source.HTML_COMMENT.sub(" ", _MACRO.sub(_canonical_macro, body))
     sections, heading, lines = [], None, []
     for raw in body.splitlines():
         line = raw.strip()
