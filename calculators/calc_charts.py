@@ -179,7 +179,7 @@ def decode(inputs: dict, locale: str, tr, chart_id: str, cat: catalog.Catalog | 
         else:
             body += _hbars(xs, y, bar, parts)
     body += _legend([(1, tr(L_WEIGHTS)), (2, tr(L_KV_READ)), (3, tr(L_PEAK))], BAR_W - LEGEND_W + 12, TOP + 10)
-    verdict = calcs.decode(inputs, locale, cat).verdict
+    verdict = calcs.decode_verdict(s)  # the step is already computed: no second run of the calculator
     times = {"weights": fmt.format_quantity(s.weights_s, "seconds", locale),
              "kv": fmt.format_quantity(s.kv_s, "seconds", locale), "verdict": tr(verdict)}
     if s.compute_s is None:

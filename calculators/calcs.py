@@ -168,11 +168,14 @@ def decode(inputs: dict, locale: str, cat: catalog.Catalog | None = None) -> Res
         rows += [Row(N_("Time per step"), _q(s.time_s, "seconds", locale)),
                  Row(N_("Speed per request"), _q(s.tokens_per_s, "tok_per_s", locale)),
                  Row(N_("Throughput of the batch"), _q(s.aggregate_tokens_per_s, "tok_per_s", locale))]
+    return Result(rows, decode_verdict(s))
+
+
+def decode_verdict(s) -> str:
+    """Which resource binds a step (the msgid), for the result and the chart caption alike."""
     if s.compute_s is None:
-        verdict = V_MEMORY_NO_PEAK
-    else:
-        verdict = V_MEMORY if s.bound == "memory" else V_COMPUTE
-    return Result(rows, verdict)
+        return V_MEMORY_NO_PEAK
+    return V_MEMORY if s.bound == "memory" else V_COMPUTE
 
 
 def fit(inputs: dict, locale: str, cat: catalog.Catalog | None = None) -> Result:
