@@ -68,6 +68,12 @@ def _collect_data(add) -> None:
                 add(rec.src.note, "catalog-note", where, f"Note on the catalog entry {section}.{key} (sources page).")
     for key, d in cat.data.items():
         add(d.what, "datum", where, f"What the catalog datum data.{key} is (sources page).")
+    for kind in cat_mod.SOURCE_KINDS:
+        add(kind, "source-kind", where, "What kind of document a source is (datasheet, paper, ...), shown after its title.")
+    for section in ("models", "devices", "racks", "measurements", "data"):
+        for key, rec in getattr(cat, section).items():
+            if rec.src.url_reason:
+                add(rec.src.url_reason, "url-reason", where, f"Why the source of {section}.{key} has no link (sources page).")
     for level in cat_mod.CONFIDENCE:
         add(level, "confidence", where, "Confidence of a sourced datum: high = read in the primary source, medium = secondary or inferred, low = assumption.")
     for kind in cat_mod.ATTENTION_KINDS:
