@@ -104,10 +104,27 @@ def figures_table(lang: str, tr) -> str:
     return _table(heads, rows, "figures-table")
 
 
+# How a part's computed value is introduced, by how the claim is compared with it:
+# a bound is shown as a bound, never as a match.
+def N_(msgid: str) -> str:
+    """Mark a UI string for `make messages`; translated where it is shown."""
+    return msgid
+
+
+_PART_PHRASES = {
+    "about": "{value}",
+    "at_most": N_("the claim lies below the computed ceiling of {value}"),
+    "at_least": N_("the computed {value} reaches the claimed minimum"),
+    "contains": N_("the computed {value} lies inside the claimed range"),
+}
+
+
 def _part_cell(res_part: claims.PartResult, reg: dict, lang: str, tr) -> str:
     fig = reg[res_part.matched or res_part.part.figure]
     verdict = tr(res_part.verdict, "verdict")
-    return f"{escape(fig.format(lang))} <small>({escape(verdict)}; <code>{escape(fig.id)}</code>)</small>"
+    mode = res_part.part.mode if res_part.verdict in ("correct", "rounding") else "about"
+    phrase = escape(tr(_PART_PHRASES[mode]) if mode != "about" else _PART_PHRASES[mode]).replace("{value}", f"<strong>{escape(fig.format(lang))}</strong>")
+    return f"{phrase} <small>({escape(verdict)}; <code>{escape(fig.id)}</code>)</small>"
 
 
 def factcheck_table(lang: str, tr) -> str:
