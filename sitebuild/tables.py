@@ -82,15 +82,15 @@ def sources_table(lang: str, tr) -> str:
     for r in cat.racks.values():
         data = tr("{count} × {device}, {power}").format(count=fmt.format_number(r.count, lang), device=escape(cat.devices[r.device].name),
                                                        power=_q(r.power_w, "watts", lang))
-        rows.append([f"<code>racks.{r.key}</code><br>{escape(r.name)}", data] + _source_cells(r.src, lang, tr))
+        rows.append([f"<code>racks.{r.key}</code><br>{escape(tr(r.name, 'rack-name'))}", data] + _source_cells(r.src, lang, tr))
     for k, ms in cat.measurements.items():
         speed = figures.Figure(k, ms.low if ms.low == ms.high else (ms.low, ms.high), "tok_per_s", "", (), None, 0).format(lang)
-        data = f"{escape(cat.models[ms.model].name)}: {escape(speed)} ({escape(ms.who)}, {escape(ms.date)})"
+        data = f"{escape(cat.models[ms.model].name)}: {escape(speed)} ({escape(tr(ms.who, 'measured-by'))}, {escape(ms.date)})"
         rows.append([f"<code>measurements.{k}</code>", data] + _source_cells(ms.src, lang, tr))
     for k, d in cat.data.items():
         value = f"{fmt.format_number(d.low, lang, sig=3)}" if d.low == d.high else \
             fmt.format_range(fmt.format_number(d.low, lang, sig=3), fmt.format_number(d.high, lang, sig=3), lang)
-        rows.append([f"<code>data.{k}</code>", f"{escape(tr(d.what, 'datum'))}: {escape(value)} {escape(d.unit)}"] + _source_cells(d.src, lang, tr))
+        rows.append([f"<code>data.{k}</code>", f"{escape(tr(d.what, 'datum'))}: {escape(value)} {escape(tr(d.unit, 'datum-unit'))}"] + _source_cells(d.src, lang, tr))
     return _table(heads, rows, "sources-table")
 
 

@@ -68,6 +68,11 @@ def _collect_data(add) -> None:
                 add(rec.src.note, "catalog-note", where, f"Note on the catalog entry {section}.{key} (sources page).")
     for key, d in cat.data.items():
         add(d.what, "datum", where, f"What the catalog datum data.{key} is (sources page).")
+        add(d.unit, "datum-unit", where, "Unit of a catalog datum (sources page); tok/s and W stay as they are.")
+    for key, r in cat.racks.items():
+        add(r.name, "rack-name", where, f"Name of the rack racks.{key} (sources page); keep product names.")
+    for key, ms in cat.measurements.items():
+        add(ms.who, "measured-by", where, f"Who measured measurements.{key}, on what (sources page); keep product and company names.")
     for kind in cat_mod.SOURCE_KINDS:
         add(kind, "source-kind", where, "What kind of document a source is (datasheet, paper, ...), shown after its title.")
     for section in ("models", "devices", "racks", "measurements", "data"):
