@@ -408,8 +408,16 @@ def _(c):
     return (gpu.power_w / gpu.count) / (sn.power_w / sn.count)
 
 
-@figure("sn40l.node.ddr", "bytes", "DDR per socket × 8 sockets (one SN40L node)", [D_SN40L], sig=2)
-def _(c): return M.tier_total(c.devices[SN40L], "DDR", 8)["bytes"]
+@figure("sn40l.node.sockets", "count", "scenario: sockets per SN40L node", [], sig=None, decimals=0)
+def _(c): return S.SN40L_NODE_SOCKETS
+
+
+@figure("sn40l.node.ddr", "bytes", "DDR per socket × sockets per node (one SN40L node)", [D_SN40L], sig=2)
+def _(c): return M.tier_total(c.devices[SN40L], "DDR", S.SN40L_NODE_SOCKETS)["bytes"]
+
+
+@figure("power.dgx-h100-rack.gpus", "count", "catalog: GPUs in the DGX H100 rack", ["racks.dgx-h100-x4"], sig=None, decimals=0)
+def _(c): return c.racks["dgx-h100-x4"].count
 
 
 for _mk in ("infercom-gpt-oss-120b", "infercom-minimax-m2"):

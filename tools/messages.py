@@ -27,6 +27,7 @@ sys.path.insert(0, str(ROOT))
 from calculators import catalog as cat_mod  # noqa: E402
 from calculators import claims  # noqa: E402
 from calculators import figures  # noqa: E402
+from calculators import formulas  # noqa: E402
 
 LANGS = ("de", "en", "da", "it")
 KEYWORDS = {"tr": {1: None, 2: (1, (2, "c"))}, "t": {1: None, 2: (1, (2, "c"))}, "N_": None}
@@ -93,6 +94,11 @@ def _collect_data(add) -> None:
     for m in cat.models.values():
         for g in m.weights:
             add(g.group, "weight-group", where, "Name of a group of model weights (all, experts, attention, embeddings).")
+    for formula in formulas.all_formulas().values():
+        for term in formula.terms:
+            if term.label:
+                add(term.label, "term", ("calculators/formulas.py", 0),
+                    "What a number in a formula is, shown after it (e.g. '80 layers', '3.35 TB/s HBM bandwidth').")
     for v in claims.VERDICTS:
         add(v, "verdict", ("calculators/claims.py", 0), "Verdict of the fact check.")
 
