@@ -377,6 +377,10 @@ def _(c): return _datum(c, "decode-gpu-utilisation")
 def _(c): return _datum(c, "prefill-gpu-utilisation")
 
 
+@figure("infercom.racks", "count", "catalog: SN40L racks Infercom runs", ["data.infercom-racks"], sig=None, decimals=0)
+def _(c): return _datum(c, "infercom-racks")
+
+
 @figure("infercom.chips", "count", "catalog: SN40L chips Infercom runs", ["data.infercom-chips"], sig=None, decimals=0)
 def _(c): return _datum(c, "infercom-chips")
 

@@ -7,7 +7,8 @@ sources page and the tests read the same object: the tests evaluate every
 expression and require the printed value, which also recomputes the model's
 result along a second path.
 
-Expressions use the signs a reader sees (× ÷ + − and brackets) and only
+Expressions use the signs a reader sees (× ÷ + −, brackets, ⌈ ⌉ for rounding
+up to a whole device) and only
 {slots} and plain numbers, so evaluating one needs no eval(): a small parser
 of the standard library's `ast` does it.
 
@@ -18,6 +19,7 @@ entry: their formula is the datum itself (see `for_figure`).
 from __future__ import annotations
 
 import ast
+import math
 import operator
 from dataclasses import dataclass
 
@@ -48,7 +50,7 @@ class Formula:
         text = self.expr
         for slot in values:
             text = text.replace("{" + slot + "}", f"__{slot.replace('.', '_')}")
-        text = text.replace("×", "*").replace("÷", "/").replace("−", "-")
+        text = text.replace("×", "*").replace("÷", "/").replace("−", "-").replace("⌈", "ceil(").replace("⌉", ")")
         names = {f"__{slot.replace('.', '_')}": v for slot, v in values.items()}
         return _eval(ast.parse(text, mode="eval").body, names)
 
@@ -77,6 +79,9 @@ def _eval(node, names: dict) -> float:
         return float(node.value)
     if isinstance(node, ast.Name) and node.id in names:
         return float(names[node.id])
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "ceil"
+            and len(node.args) == 1 and not node.keywords):
+        return float(math.ceil(_eval(node.args[0], names)))
     raise ValueError(f"not an arithmetic expression over named terms: {ast.dump(node)}")
 
 
@@ -137,7 +142,42 @@ _FORMULAS = {
     "speed.aggregate_gain": F("{agg} ÷ {one}", agg=("for the batch", "speed.aggregate"), one=("at batch 1", "speed.per_request")),
     "speed.per_request_drop": F("{one} − {b} ÷ {s}", one=("", 1), b=("in the batch", "speed.per_request_batched"), s=("alone", "speed.per_request")),
 }
+_FORMULAS.update({
+    "fit.llama70b.h100.devices": F("⌈{w} ÷ {mem}⌉", w=("of weights (BF16)", "weights.llama70b.bytes"), mem=("HBM per GPU", "device.h100.memory")),
+    "claim.gpu.h100_needed_671b_fp8": F("⌈{w} ÷ {mem}⌉", w=("of weights (FP8)", "weights.deepseek-v3.bytes"), mem=("HBM per GPU", "device.h100.memory")),
+    "fit.deepseek-v3.h100.devices": F("⌈{w} ÷ {mem}⌉", w=("of weights (FP8)", "weights.deepseek-v3.bytes"), mem=("HBM per GPU", "device.h100.memory")),
+    "fit.deepseek-v3.sn40l.devices": F("⌈{w} ÷ {mem}⌉", w=("of weights (FP8)", "weights.deepseek-v3.bytes"), mem=("HBM per socket", "sn40l.socket.hbm")),
+    "fit.llama70b.groq-lpu.devices": F("⌈{w} ÷ {mem}⌉", w=("of weights (BF16)", "weights.llama70b.bytes"), mem=("SRAM per chip", "device.groq-lpu.sram")),
+    "switch.gpt-oss-120b.sn40l-rack": F("{w} ÷ ({bw} × {n})", w=("of weights", "weights.gpt-oss-120b.bytes"),
+                                        bw=("DDR bandwidth per socket", "device.sn40l.ddr_bandwidth"), n=("sockets", "sn40l.rack.sockets")),
+    "switch.deepseek-v3.sn40l-rack": F("{w} ÷ ({bw} × {n})", w=("of weights", "weights.deepseek-v3.bytes"),
+                                       bw=("DDR bandwidth per socket", "device.sn40l.ddr_bandwidth"), n=("sockets", "sn40l.rack.sockets")),
+    "implied_bw.infercom-gpt-oss-120b": F("{w} × {s}", w=("read per token", "weights.gpt-oss-120b.read_per_token"),
+                                          s=("measured", "measured.infercom-gpt-oss-120b")),
+    "implied_bw_share.infercom-gpt-oss-120b": F("{need} ÷ {have}", need=("needed", "implied_bw.infercom-gpt-oss-120b"),
+                                                have=("HBM bandwidth of the rack", "sn40l.rack.hbm_bandwidth")),
+    "headroom.infercom-gpt-oss-120b": F("{have} ÷ {need}", have=("HBM bandwidth of the rack", "sn40l.rack.hbm_bandwidth"),
+                                        need=("needed", "implied_bw.infercom-gpt-oss-120b")),
+    "precision.bf16.bytes": F("{bits} ÷ {eight}", bits=("bits per BF16 value", 16), eight=("bits per byte", 8)),
+})
+_SPEED = dict(n=("GPUs", "speed.devices"), bw=("HBM bandwidth each", "device.h100.bandwidth"), w=("of weights", "weights.llama70b.bytes"),
+              ctx=("tokens of context each", "speed.prompt"), kv=("KV cache per token", "kv.llama70b.bytes_per_token"))
+_FORMULAS.update({
+    "infercom.chips_from_racks": F("{racks} × {n}", racks=("racks", "infercom.racks"), n=("sockets per rack", "sn40l.rack.sockets")),
+    "kv.llama70b.bytes_per_token_short": F("{x}", x=("", "kv.llama70b.bytes_per_token")),
+    "speed.per_request": F("{n} × {bw} ÷ ({w} + {ctx} × {kv})", **_SPEED),
+    "speed.per_request_batched": F("{n} × {bw} ÷ ({w} + {b} × {ctx} × {kv})", b=("requests", "speed.batch"), **_SPEED),
+    "speed.e2e_batched": F("{ttft} + {out} ÷ {speed}", ttft=("to the first token", "speed.ttft"), out=("output tokens", "speed.output"),
+                           speed=("per request in the batch", "speed.per_request_batched")),
+})
+for _ctx in (8192, 32768, 131072):
+    _FORMULAS[f"kv.llama70b.total_gib.{_ctx}"] = F("{per} × {ctx}", per=("per token", "kv.llama70b.bytes_per_token"),
+                                                   ctx=("tokens", f"context.{_ctx}"))
 for _b in (1, 8, 32, 64, 128):
+    _FORMULAS[f"batch.llama70b.per_request.{_b}"] = F(
+        "{n} × {bw} ÷ ({w} + {b} × {ctx} × {kv})", n=("GPUs", "batch.devices"), bw=("HBM bandwidth each", "device.h100.bandwidth"),
+        w=("of weights", "weights.llama70b.bytes"), b=("requests", f"batch.size.{_b}"), ctx=("tokens of context each", "batch.context"),
+        kv=("KV cache per token", "kv.llama70b.bytes_per_token"))
     _FORMULAS[f"batch.llama70b.aggregate.{_b}"] = F("{b} × {speed}", b=("requests", f"batch.size.{_b}"),
                                                      speed=("per request", f"batch.llama70b.per_request.{_b}"))
 for _ctx in (8192, 32768, 131072):
