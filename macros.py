@@ -7,7 +7,8 @@ page's file.locale would name the source language, not the page's).
 
 Page macros:
   {{ fig("id") }}            a figure, formatted for the page's language
-  {{ src("measurements.x") }} a catalog entry's source and access date
+  {{ src("measurements.x") }} a footnote marker for a catalog entry's source; the
+                             page's source list (linked titles, access dates) is appended
   {{ chart("name") }}        an inline SVG chart (calculators/charts.py)
   {{ calculator("name") }}   a calculator with its pre-rendered default result
   {{ sources_table() }}, {{ figures_table() }}, {{ factcheck_table() }}
@@ -27,7 +28,7 @@ from html import escape
 from mkdocs.utils import get_relative_url
 
 from calculators import catalog, charts, figures
-from sitebuild import glossary, runtime, tables, translations, widgets
+from sitebuild import citations, glossary, provenance, runtime, tables, translations, widgets
 from sitebuild.checks import claim as claims_in_prose
 from sitebuild.checks import usage
 from sitebuild.strings import Strings
@@ -45,20 +46,19 @@ def define_env(env):
 
     @env.macro
     def fig(id: str) -> str:
+        """A figure as a link to its row on the sources page; the popover script explains it in place."""
         f = figures.get(id)
         usage.record(lang(), env.page.file.src_uri, id)   # the build hook compares this with the sources
-        return f'<span class="fig" data-fig="{escape(id)}">{escape(f.format(lang()))}</span>'
+        _FIGS_ON_PAGE.append(id)
+        href = f"{_page_url(env, lang(), 'sources/')}#fig-{escape(id)}"
+        return f'<a class="fig" href="{href}" data-fig="{escape(id)}">{escape(f.format(lang()))}</a>'
 
     @env.macro
     def src(ref: str) -> str:
-        section, key = ref.split(".", 1)
-        cat = catalog.load()
-        try:
-            rec = getattr(cat, section)[key]
-        except (AttributeError, KeyError):
-            raise KeyError(f"src(): unknown catalog entry {ref!r}") from None
-        accessed = tr("accessed")  # TRANSLATORS: "accessed <date>" after a source
-        return f'<cite class="src">{escape(rec.src.source)}, {escape(accessed)} {tables.accessed(rec.src, lang())}</cite>'
+        """A footnote marker; the page's source list is appended by on_post_page_macros."""
+        rec = citations.record(ref, catalog.load())
+        number, occurrence = _CITATIONS.cite(rec.src)
+        return citations.marker(number, occurrence, rec.src.source)
 
     @env.macro
     def chart(name: str) -> str:
@@ -94,6 +94,17 @@ def define_env(env):
 
 # How often each calculator has appeared on the page being rendered (its ids must stay unique).
 _CALCULATORS_ON_PAGE: dict = {}
+# The sources the page being rendered cites, in order (its footnote list).
+_CITATIONS = citations.PageCitations()
+# The figures the page being rendered prints (its provenance data).
+_FIGS_ON_PAGE: list = []
+
+
+def _page_url(env, language: str, target: str) -> str:
+    """`target` (a page of the same language, e.g. "sources/") relative to the page being rendered."""
+    here = env.page.url or "./"
+    prefix = f"{language}/" if here.startswith(f"{language}/") else ""
+    return get_relative_url(prefix + target, here)
 
 
 # {{ fig("id") }} with a literal id: by far the most common macro (hundreds per article).
@@ -101,7 +112,10 @@ _FIG_CALL = re.compile(r"""\{\{-?\s*fig\(\s*(["'])([^"'\\]+)\1\s*\)\s*-?\}\}""")
 
 
 def on_pre_page_macros(env):
+    global _CITATIONS
     _CALCULATORS_ON_PAGE.clear()
+    _FIGS_ON_PAGE.clear()
+    _CITATIONS = citations.PageCitations()
     _expand_figures(env)
 
 
@@ -125,7 +139,14 @@ def on_post_page_macros(env):
     language = env.conf.plugins["i18n"].current_language
     name = pathlib.PurePosixPath(env.page.file.src_uri).name
     if name != "glossary.md":
-        env.markdown += glossary.abbreviations(language, env.markdown)
+        env.markdown = glossary.mark_terms(language, env.markdown)
+    tr_page = lambda msgid, ctx=None: STRINGS.get(msgid, language, ctx)  # noqa: E731
+    sources = citations.footnotes(_CITATIONS, language, tr_page, tables.accessed)
+    if sources:
+        env.markdown += "\n\n" + sources + "\n"
+    if _FIGS_ON_PAGE:
+        urls = {"sources": _page_url(env, language, "sources/"), "calculators": _page_url(env, language, "calculators/")}
+        env.markdown += "\n\n" + provenance.page_json(_FIGS_ON_PAGE, language, tr_page, tables.accessed, urls) + "\n"
     if widgets.MARKER in env.markdown:
         rt = runtime.info(env.conf.extra)
         assets = get_relative_url("assets/", env.page.url or "./").rstrip("/") + "/"

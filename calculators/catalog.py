@@ -12,6 +12,7 @@ import tomllib
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
+from urllib.parse import urlsplit
 
 # Bits stored per element for each precision. MXFP4 stores 4-bit values plus
 # one 8-bit scale per block of 32, so 4 + 8/32 = 4.25 bits. FP8 with 128x128
@@ -29,6 +30,11 @@ PRECISION_BITS = {
 
 ATTENTION_KINDS = ("gqa", "alternating_sliding", "mla", "unmodelled")
 CONFIDENCE = ("high", "medium", "low")
+# What kind of document a source is: a closed list, because each kind's label
+# is translated through the locale files (msgctxt "source-kind") and a page
+# must never show an English label inside German, Danish or Italian text.
+SOURCE_KINDS = ("datasheet", "paper", "model-card", "config", "code", "vendor-page", "vendor-blog",
+                "benchmark-page", "conference-talk", "press-coverage", "article")
 
 
 class CatalogError(ValueError):
@@ -43,10 +49,13 @@ class CatalogError(ValueError):
 class Source:
     """Where a datum comes from; every record has one."""
 
-    source: str
+    source: str               # the document's title, in its own language
     accessed: str
     confidence: str
     note: str = ""
+    kind: str = "article"     # one of SOURCE_KINDS
+    url: str = ""             # https address of the document
+    url_reason: str = ""      # why there is no url (a talk without slides, ...)
 
 
 @dataclass(frozen=True)
@@ -206,7 +215,28 @@ def _source(entry: str, raw: dict) -> Source:
     source = _req(entry, raw, "source", str)
     if not source.strip():
         raise CatalogError(entry, "source", "empty")
-    return Source(source, accessed, confidence, _opt(entry, raw, "note", str, ""))
+    kind = _req(entry, raw, "kind", str)
+    if kind not in SOURCE_KINDS:
+        raise CatalogError(entry, "kind", f"unknown source kind {kind!r}; use one of {', '.join(SOURCE_KINDS)}")
+    url, reason = _opt(entry, raw, "url", str, ""), _opt(entry, raw, "url_reason", str, "").strip()
+    if url:
+        problem = url_problem(url)
+        if problem:
+            raise CatalogError(entry, "url", problem)
+    elif not reason:
+        raise CatalogError(entry, "url", "missing: give the document's https address, or say in url_reason why there is none")
+    return Source(source, accessed, confidence, _opt(entry, raw, "note", str, ""), kind, url, reason)
+
+
+def url_problem(url: str) -> str:
+    """Why `url` is not a well-formed https address, or "" (checked offline: form only, no request)."""
+    parts = urlsplit(url)
+    if parts.scheme != "https":
+        return f"{url!r} is not an https address"
+    host = parts.hostname or ""
+    if "." not in host or any(c.isspace() for c in url) or host.startswith(".") or host.endswith("."):
+        return f"{url!r} has no valid host name"
+    return ""
 
 
 def _precision(entry, name, value):
@@ -393,8 +423,25 @@ def parse_catalog(raw: dict) -> Catalog:
     return Catalog(models, devices, racks, measurements, data)
 
 
-def load_text(text: str) -> Catalog:
-    return parse_catalog(tomllib.loads(text))
+def load_text(text: str, path: str = "calculators/catalog.toml") -> Catalog:
+    """Parse and validate; an error names file and line of the entry it concerns."""
+    try:
+        return parse_catalog(tomllib.loads(text))
+    except CatalogError as err:
+        line = entry_line(text, err.entry)
+        err.args = (f"{path}:{line}: {err}" if line else f"{path}: {err}",)
+        raise
+
+
+def entry_line(text: str, entry: str) -> int:
+    """The line of the table header `[section.key]` (key quoted or not), or 0."""
+    section, _, key = entry.partition(".")
+    key = key.split(".deployment")[0]
+    wanted = {f"[{section}.{key}]", f'[{section}."{key}"]'}
+    for n, line in enumerate(text.splitlines(), 1):
+        if line.strip() in wanted:
+            return n
+    return 0
 
 
 @lru_cache(maxsize=1)

@@ -8,8 +8,11 @@ verdict is computed, never typed:
   rounding         a part differs by more than the tolerance, but is the
                    model's value rounded to as many significant digits as
                    the claim itself gives;
-  unit ambiguity   a part misses the figure but matches an alternative
-                   reading (GiB for GB, the FP8 peak for a BF16 model, ...);
+  unit ambiguity   a part misses the figure but matches the same figure
+                   read in another unit (GiB written as GB);
+  another reading  a part misses the figure but matches another figure the
+                   same words can mean (the FP8 peak for a BF16 model, one
+                   node of eight sockets for a rack of sixteen);
   wrong            a part matches neither;
   not checkable    the model has no figure for it (the claim lists the
                    figures it can offer instead).
@@ -26,7 +29,7 @@ from functools import lru_cache
 
 from .figures import registry
 
-VERDICTS = ("correct", "rounding", "unit_ambiguity", "wrong", "not_checkable")
+VERDICTS = ("correct", "rounding", "unit_ambiguity", "another_reading", "wrong", "not_checkable")
 TOLERANCE = 0.03  # "about": within 3 % of the model's value
 
 
@@ -122,7 +125,8 @@ def check_part(part: Part, figures: dict) -> PartResult:
     # An exact alternative reading explains a miss better than coarse rounding.
     for alt, scale in part.alternatives:
         if _agrees(part, figures[alt].value, scale):
-            return PartResult(part, "unit_ambiguity", alt)
+            # The same figure in another unit is a unit ambiguity; another figure is another reading.
+            return PartResult(part, "unit_ambiguity" if alt == part.figure else "another_reading", alt)
     if _rounds_to(part, value):
         return PartResult(part, "rounding", part.figure)
     return PartResult(part, "wrong")
@@ -159,13 +163,16 @@ CLAIMS = (
     Claim(6, "Production GPU inference of 70B models reaches 50-150 tokens per second.",
           (Part((50, 150), "speed.per_request", mode="at_most"),
            Part((50, 150), "measured.aa-gpu-llama-3.1-70b", mode="contains")),
-          note="Checked against the batch-1 ceiling of Llama 3.1 70B on 8 H100 (BF16); measured providers reached 49 to 71 tok/s in September 2024."),
+          offers=("speed.per_request_fp8",),
+          note="The computed value is a ceiling, not a prediction: at batch 1 on 8 H100 in BF16 no server can be faster, and the claimed range lies below it. The providers measured in September 2024 reached 49 to 71 tok/s, inside the claim; in FP8 the ceiling roughly doubles, so the claim describes what was served, not what the hardware allows."),
     Claim(7, "DeepSeek V4-Pro has 1.6T parameters and activates 49B per token.",
           (Part(1.6e12, "params.deepseek-v4-pro.total"), Part(49e9, "params.deepseek-v4-pro.active")),
           note="Matches the model card in the catalog (medium confidence)."),
     Claim(8, "An SN40L rack of 16 chips holds 1 TB of HBM and 12 TB of DDR; 8 racks hold 128 chips.",
-          (Part(1e12, "sn40l.rack.hbm"), Part(12e12, "sn40l.rack.ddr"), Part(128, "infercom.chips_from_racks")),
-          note="16 sockets with up to 1.5 TB DDR each hold up to 24 TB."),
+          (Part(1e12, "sn40l.rack.hbm"),
+           Part(12e12, "sn40l.rack.ddr", alternatives=(("sn40l.node.ddr", 1.0),)),
+           Part(128, "infercom.chips_from_racks")),
+          note="DDR per socket is published as up to 1.5 TB, so a rack of 16 holds at most 24 TB. The 12 TB match the most that 8 sockets, one node, can hold: the claim reads as the node's DDR, not the rack's. A rack fitted with half the DDR per socket would also hold 12 TB, but no source says that it is."),
     Claim(9, "A 671B model needs 320 GPUs (40 racks) but one rack of 16 RDUs: 95% fewer chips.",
           (Part(320, "fit.deepseek-v3.h100.devices"), Part(0.95, "fit.deepseek-v3.reduction")),
           note="Eight-bit weights of 671B parameters fit in a handful of 80 GB GPUs, not hundreds."),
@@ -177,7 +184,9 @@ CLAIMS = (
            Part((3, 10), "speedup.minimax-m2.vs_gpu_measured", mode="contains")),
           note="GPU providers measured on gpt-oss-120b are far faster than 50-150 tok/s; for MiniMax M2.7 the range holds."),
     Claim(12, "A 10 kW rack vs 40-50 kW GPU racks is four to five times less power.",
-          (Part((4, 5), "power.ratio"),)),
+          (Part((4, 5), "power.ratio"),
+           Part((4, 5), "power.ratio_per_chip")),
+          note="The rack figures compare unlike things: the SN40L rack's 10 kW is an average over 16 chips, the DGX H100 rack's 41 kW a maximum over 32 GPUs. Per chip the ratio is about two; per token it cannot be computed, because the GPU racks' throughput is not in the data."),
     Claim(13, "Dataflow fuses 20+ operators per kernel call vs 1-5 on GPUs.",
           offers=("fused_ops.dataflow", "fused_ops.gpu"),
           note="A vendor claim about compilers; the model has no operator-level view."),
@@ -187,6 +196,20 @@ CLAIMS = (
     Claim(15, "713 tokens per second on gpt-oss-120b is plausible on 16 SN40L chips.",
           (Part(1.0, "headroom.infercom-gpt-oss-120b", mode="at_least"),),
           note="The bandwidth the speed implies at batch 1 is a fraction of the rack's HBM bandwidth."),
+    Claim(16, "No quantisation needed: the models run at their native precision.",
+          offers=("precision.gpt-oss-120b.experts_bits", "precision.deepseek-v3.bits"),
+          note="Native precision is already low precision for these models: gpt-oss-120b is released with its experts in MXFP4 and DeepSeek V3 and MiniMax M2.7 are released in FP8. Serving them at native precision means serving quantised weights; what the claim can mean is that no further quantisation is applied, which no published measurement shows."),
+    Claim(17, "The speed gap to GPUs grows with model size.",
+          offers=("speedup.gpt-oss-120b.vs_gpu_measured", "speedup.minimax-m2.vs_gpu_measured"),
+          note="The catalog has measured GPU and dataflow speeds for two models of similar active size only, so no trend with size can be computed from it; the two speed-ups shown differ mostly because the GPU providers differ."),
+    Claim(18, "In prefill, GPU utilisation reaches 80% or more.",
+          offers=("claimed.utilisation.prefill",),
+          note="The model computes a roofline, which puts prefill on the compute side but says nothing about how much of the peak real kernels reach; that needs kernel measurements, which the catalog does not hold."),
+    Claim(19, "Dataflow delivers up to 5x more intelligence per joule (Stanford Hazy Research).",
+          note="Intelligence per joule needs a measure of answer quality, which the model does not have; it can only compute energy per token (see the energy section)."),
+    Claim(20, "A 10 kW rack can be air-cooled, while 40-50 kW GPU racks need liquid cooling.",
+          offers=("power.sn40l-rack",),
+          note="Cooling depends on the data centre, not only on the rack's power; the catalog holds power figures but no cooling data."),
 )
 
 

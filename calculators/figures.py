@@ -196,11 +196,11 @@ def _(c): return M.weight_bytes_stored(c.models[L70])
 def _(c): return _step70(c).weights_s
 
 
-@figure("ceiling.llama70b.h100.compute", "tok_per_s", "1 ÷ compute time (BF16 peak)", [M_L70, D_H100], sig=None, decimals=0)
+@figure("ceiling.llama70b.h100.compute", "tok_per_s", "1 ÷ compute time (BF16 peak)", [M_L70, D_H100], sig=2)
 def _(c): return 1.0 / _step70(c).compute_s
 
 
-@figure("ceiling.llama70b.h100.compute_fp8", "tok_per_s", "1 ÷ compute time (FP8 peak)", [M_L70, D_H100], sig=None, decimals=0)
+@figure("ceiling.llama70b.h100.compute_fp8", "tok_per_s", "1 ÷ compute time (FP8 peak)", [M_L70, D_H100], sig=2)
 def _(c): return 1.0 / _step70(c, "fp8").compute_s
 
 
@@ -377,6 +377,10 @@ def _(c): return _datum(c, "decode-gpu-utilisation")
 def _(c): return _datum(c, "prefill-gpu-utilisation")
 
 
+@figure("infercom.racks", "count", "catalog: SN40L racks Infercom runs", ["data.infercom-racks"], sig=None, decimals=0)
+def _(c): return _datum(c, "infercom-racks")
+
+
 @figure("infercom.chips", "count", "catalog: SN40L chips Infercom runs", ["data.infercom-chips"], sig=None, decimals=0)
 def _(c): return _datum(c, "infercom-chips")
 
@@ -386,6 +390,38 @@ def _(c):
     lo, hi = _datum(c, "gpu-rack-power-w")
     p = c.racks["sn40l-16"].power_w
     return (lo / p, hi / p)
+
+
+def _bits_of_group(m, group: str | None = None) -> float:
+    """Bits per parameter the released checkpoint stores for a weight group (the first group if none is named)."""
+    g = next(g for g in m.weights if group is None or g.group == group)
+    return g.bytes_per_param * 8
+
+
+@figure("precision.gpt-oss-120b.experts_bits", "bits", "bits per parameter of the released expert weights (MXFP4 with block scales)", [M_GPT], sig=3)
+def _(c): return _bits_of_group(c.models[GPT], "experts")
+
+
+@figure("precision.deepseek-v3.bits", "bits", "bits per parameter of the released weights (FP8)", [M_DS3], sig=None, decimals=0)
+def _(c): return _bits_of_group(c.models[DS3])
+
+
+@figure("power.ratio_per_chip", "ratio", "(DGX H100 rack power ÷ its GPUs) ÷ (SN40L rack power ÷ its sockets)", ["racks.dgx-h100-x4", R_SN], sig=2)
+def _(c):
+    gpu, sn = c.racks["dgx-h100-x4"], c.racks["sn40l-16"]
+    return (gpu.power_w / gpu.count) / (sn.power_w / sn.count)
+
+
+@figure("sn40l.node.sockets", "count", "scenario: sockets per SN40L node", [], sig=None, decimals=0)
+def _(c): return S.SN40L_NODE_SOCKETS
+
+
+@figure("sn40l.node.ddr", "bytes", "DDR per socket × sockets per node (one SN40L node)", [D_SN40L], sig=2)
+def _(c): return M.tier_total(c.devices[SN40L], "DDR", S.SN40L_NODE_SOCKETS)["bytes"]
+
+
+@figure("power.dgx-h100-rack.gpus", "count", "catalog: GPUs in the DGX H100 rack", ["racks.dgx-h100-x4"], sig=None, decimals=0)
+def _(c): return c.racks["dgx-h100-x4"].count
 
 
 for _mk in ("infercom-gpt-oss-120b", "infercom-minimax-m2"):
@@ -435,6 +471,12 @@ def _(c): return M.prefill_time(c.models[L70], c.devices[H100], S.SPEED_PROMPT, 
 
 @figure("speed.per_request", "tok_per_s", "1 ÷ decode step time at batch 1", [M_L70, D_H100])
 def _(c): return _speed_step(c).tokens_per_s
+
+
+@figure("speed.per_request_fp8", "tok_per_s", "1 ÷ decode step time at batch 1, FP8 weights", [M_L70, D_H100])
+def _(c):
+    return M.decode_step(c.models[L70], c.devices[H100], devices=S.SPEED_DEVICES, batch=1, context=S.SPEED_PROMPT,
+                         weight_precision="fp8", compute_precision="fp8").tokens_per_s
 
 
 @figure("speed.e2e", "seconds", "TTFT + output tokens ÷ per-request speed", [M_L70, D_H100])

@@ -218,6 +218,7 @@ _KINDS = {
     "ratio": ([(TIMES, Decimal(1), Decimal(0))], "", TIMES),
     "tokens": ([("", Decimal(1), Decimal(0))], "", ""),
     "count": ([("", Decimal(1), Decimal(0))], "", ""),
+    "bits": ([("bit", Decimal(1), Decimal(0))], NBSP, "bit"),   # bits stored per parameter
 }
 
 # Binary units are never chosen automatically, only when named (DESIGN: SI by

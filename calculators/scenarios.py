@@ -32,3 +32,7 @@ SPEED_PROMPT = 2000
 SPEED_OUTPUT = 500
 SPEED_BATCH = 32
 UTIL_BATCH = 64
+
+# SambaNova builds SN40L systems as nodes of eight sockets (the SN40L paper, arXiv 2405.07518);
+# a rack holds two. Used to read claim 8's 12 TB as one node's DDR.
+SN40L_NODE_SOCKETS = 8

@@ -1,10 +1,12 @@
 """Hover explanations for glossary terms, read from each language's glossary page.
 
 One source per language: docs/<lang>/glossary.md. Every `## Term` heading is
-a term; the first paragraph under it is the hover text shown wherever the
-term appears in an article (Markdown abbreviations, shown as tooltips by
-Material's content.tooltips). The hover paragraph is plain text: a macro
-there would show as raw braces in a tooltip, so it is an error.
+a term; the first paragraph under it is the hover text. A term is marked on
+its first use in each section of a page (not at every use: twenty dotted
+underlines per paragraph read as noise), as a focusable <abbr> whose title
+Material's content.tooltips shows on hover, on keyboard focus and on a tap
+(a tap focuses it). The hover paragraph is plain text: a macro there would
+show as raw braces in a tooltip, so it is an error.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import pathlib
 import re
 from functools import lru_cache
+from html import escape
 
 DOCS = pathlib.Path(__file__).resolve().parent.parent / "docs"
 SOURCE_LANG = "de"
@@ -57,18 +60,62 @@ def variants(term: str) -> tuple:
     return (term,) if other == term else (term, other)
 
 
-def abbreviations(lang: str, markdown: str) -> str:
-    """Abbreviation definitions for the glossary terms that occur in `markdown`.
+# Parts of a Markdown line that are not running text: inline code, links and
+# images, attribute lists, and HTML elements whose content must not be touched
+# (links, citations, figures, code, existing abbreviations), then any other tag.
+_PROTECTED = re.compile(
+    r"`[^`]*`"
+    r"|!?\[[^\]]*\]\([^)]*\)"
+    r"|\{[:#.][^}]*\}"
+    r"|<(a|abbr|code|sup|span|svg|button|kbd)\b[^>]*>.*?</\1>"
+    r"|<[^>]+>", re.S)
+# Lines that are not prose: headings, tables, HTML blocks, abbreviation and
+# footnote definitions, admonition titles, fences.
+_NOT_PROSE = ("#", "|", "<", "*[", "[^", "!!!", "???", "```", "~~~")
 
-    Abbreviations match case-sensitively, so a term that a sentence starts
-    with, or that a language writes in lower case mid-sentence, gets its
-    variant defined too.
-    """
+
+def mark_terms(lang: str, markdown: str) -> str:
+    """`markdown` with each glossary term wrapped as an explained <abbr> at its first use per `##` section."""
     pattern, hover = _matcher(lang)
-    found = dict.fromkeys(m.group(0) for m in pattern.finditer(markdown))
-    if not found:
-        return ""
-    return "\n\n" + "\n".join(f"*[{v}]: {hover[v]}" for v in found) + "\n"
+    out, seen, fenced = [], set(), False
+    for line in markdown.split("\n"):
+        stripped = line.lstrip()
+        if stripped.startswith(("```", "~~~")):
+            fenced = not fenced
+        if stripped.startswith("## "):
+            seen = set()
+        if fenced or not stripped or stripped.startswith(_NOT_PROSE) or line.startswith("    "):
+            out.append(line)
+            continue
+        out.append(_mark_line(line, pattern, hover, seen))
+    return "\n".join(out)
+
+
+def _mark_line(line: str, pattern, hover: dict, seen: set) -> str:
+    """Mark the first not-yet-seen term in each stretch of running text of one line."""
+    pieces, last = [], 0
+    for m in _PROTECTED.finditer(line):
+        pieces.append((line[last:m.start()], True))
+        pieces.append((m.group(0), False))
+        last = m.end()
+    pieces.append((line[last:], True))
+    return "".join(_mark_text(text, pattern, hover, seen) if prose else text for text, prose in pieces)
+
+
+def _mark_text(text: str, pattern, hover: dict, seen: set) -> str:
+    def wrap(m):
+        term = _canonical(m.group(0), hover)
+        if term in seen:
+            return m.group(0)
+        seen.add(term)
+        title = escape(hover[m.group(0)], quote=True)
+        return f'<abbr class="term" title="{title}" tabindex="0">{m.group(0)}</abbr>'
+    return pattern.sub(wrap, text)
+
+
+def _canonical(shown: str, hover: dict) -> str:
+    """One key per term for both spellings ("KV cache" and "kV cache" count as one)."""
+    return shown[0].lower() + shown[1:]
 
 
 @lru_cache(maxsize=None)

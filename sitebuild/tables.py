@@ -38,8 +38,12 @@ def _q(value: float, kind: str, lang: str, **kw) -> str:
 
 
 def _source_cells(src: catalog.Source, lang: str, tr) -> list:
+    title = escape(src.source)
+    linked = f'<a href="{escape(src.url)}" rel="noopener">{title}</a>' if src.url else title
+    kind = f' <small>({escape(tr(src.kind, "source-kind"))})</small>'
+    reason = f'<br><small>{escape(tr(src.url_reason, "url-reason"))}</small>' if src.url_reason else ""
     note = f'<br><small>{escape(tr(src.note, "catalog-note"))}</small>' if src.note else ""
-    return [escape(src.source) + note, accessed(src, lang), escape(tr(src.confidence, "confidence"))]
+    return [linked + kind + reason + note, accessed(src, lang), escape(tr(src.confidence, "confidence"))]
 
 
 def _model_summary(m: catalog.Model, lang: str, tr) -> str:
@@ -78,15 +82,15 @@ def sources_table(lang: str, tr) -> str:
     for r in cat.racks.values():
         data = tr("{count} × {device}, {power}").format(count=fmt.format_number(r.count, lang), device=escape(cat.devices[r.device].name),
                                                        power=_q(r.power_w, "watts", lang))
-        rows.append([f"<code>racks.{r.key}</code><br>{escape(r.name)}", data] + _source_cells(r.src, lang, tr))
+        rows.append([f"<code>racks.{r.key}</code><br>{escape(tr(r.name, 'rack-name'))}", data] + _source_cells(r.src, lang, tr))
     for k, ms in cat.measurements.items():
         speed = figures.Figure(k, ms.low if ms.low == ms.high else (ms.low, ms.high), "tok_per_s", "", (), None, 0).format(lang)
-        data = f"{escape(cat.models[ms.model].name)}: {escape(speed)} ({escape(ms.who)}, {escape(ms.date)})"
+        data = f"{escape(cat.models[ms.model].name)}: {escape(speed)} ({escape(tr(ms.who, 'measured-by'))}, {escape(ms.date)})"
         rows.append([f"<code>measurements.{k}</code>", data] + _source_cells(ms.src, lang, tr))
     for k, d in cat.data.items():
         value = f"{fmt.format_number(d.low, lang, sig=3)}" if d.low == d.high else \
             fmt.format_range(fmt.format_number(d.low, lang, sig=3), fmt.format_number(d.high, lang, sig=3), lang)
-        rows.append([f"<code>data.{k}</code>", f"{escape(tr(d.what, 'datum'))}: {escape(value)} {escape(d.unit)}"] + _source_cells(d.src, lang, tr))
+        rows.append([f"<code>data.{k}</code>", f"{escape(tr(d.what, 'datum'))}: {escape(value)} {escape(tr(d.unit, 'datum-unit'))}"] + _source_cells(d.src, lang, tr))
     return _table(heads, rows, "sources-table")
 
 
@@ -100,10 +104,27 @@ def figures_table(lang: str, tr) -> str:
     return _table(heads, rows, "figures-table")
 
 
+# How a part's computed value is introduced, by how the claim is compared with it:
+# a bound is shown as a bound, never as a match.
+def N_(msgid: str) -> str:
+    """Mark a UI string for `make messages`; translated where it is shown."""
+    return msgid
+
+
+_PART_PHRASES = {
+    "about": "{value}",
+    "at_most": N_("the claim lies below the computed ceiling of {value}"),
+    "at_least": N_("the computed {value} reaches the claimed minimum"),
+    "contains": N_("the computed {value} lies inside the claimed range"),
+}
+
+
 def _part_cell(res_part: claims.PartResult, reg: dict, lang: str, tr) -> str:
     fig = reg[res_part.matched or res_part.part.figure]
     verdict = tr(res_part.verdict, "verdict")
-    return f"{escape(fig.format(lang))} <small>({escape(verdict)}; <code>{escape(fig.id)}</code>)</small>"
+    mode = res_part.part.mode if res_part.verdict in ("correct", "rounding") else "about"
+    phrase = escape(tr(_PART_PHRASES[mode]) if mode != "about" else _PART_PHRASES[mode]).replace("{value}", f"<strong>{escape(fig.format(lang))}</strong>")
+    return f"{phrase} <small>({escape(verdict)}; <code>{escape(fig.id)}</code>)</small>"
 
 
 def factcheck_table(lang: str, tr) -> str:

@@ -51,15 +51,16 @@ class Tags(HTMLParser):
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
         self.tags.append((tag, a))
-        if tag == "span" and a.get("class") == "fig":
+        if tag in ("span", "a") and a.get("class") == "fig":
             self._fig = [a["data-fig"], ""]
+            self._fig_tag = tag
 
     def handle_data(self, data):
         if self._fig is not None:
             self._fig[1] += data
 
     def handle_endtag(self, tag):
-        if tag == "span" and self._fig is not None:
+        if self._fig is not None and tag == self._fig_tag:
             self.figs.append(tuple(self._fig))
             self._fig = None
 
@@ -176,12 +177,21 @@ def test_search_answers_in_the_page_language(site):
 @pytest.mark.parametrize("lang", LANGS)
 def test_glossary_terms_explained_on_hover(site, lang):
     html = page(site, lang, "decode").read_text(encoding="utf-8")
-    abbrs = {html_unescape(t): html_unescape(h) for h, t in re.findall(r'<abbr title="([^"]*)">([^<]*)</abbr>', html)}
+    abbrs = {html_unescape(t): html_unescape(h) for h, t in re.findall(r'<abbr class="term" title="([^"]*)" tabindex="0">([^<]*)</abbr>', html)}
     spellings = {v: t for t in glossary.terms(lang) for v in glossary.variants(t)}
     assert len(abbrs) >= 3, f"{lang}: only {sorted(abbrs)} explained on hover"
     for shown, hover in abbrs.items():
         assert shown in spellings, f"{lang}: abbr {shown!r} is not a glossary term"
         assert hover == html_unescape(glossary.terms(lang)[spellings[shown]]), f"{lang}: hover text of {shown!r}"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_term_is_marked_once_per_section(site, lang):
+    """First use per section only: a page marks a term again only after a new `##` heading."""
+    html = page(site, lang, "decode").read_text(encoding="utf-8")
+    for section in re.split(r"<h2[ >]", html)[1:]:
+        marked = [t.lower() for t in re.findall(r'<abbr class="term"[^>]*>([^<]*)</abbr>', section)]
+        assert len(marked) == len(set(marked)), f"{lang}: a term is marked twice in one section: {marked}"
 
 
 def test_root_404_page_is_in_the_default_language(site):

@@ -27,6 +27,7 @@ sys.path.insert(0, str(ROOT))
 from calculators import catalog as cat_mod  # noqa: E402
 from calculators import claims  # noqa: E402
 from calculators import figures  # noqa: E402
+from calculators import formulas  # noqa: E402
 
 LANGS = ("de", "en", "da", "it")
 KEYWORDS = {"tr": {1: None, 2: (1, (2, "c"))}, "t": {1: None, 2: (1, (2, "c"))}, "N_": None}
@@ -68,6 +69,17 @@ def _collect_data(add) -> None:
                 add(rec.src.note, "catalog-note", where, f"Note on the catalog entry {section}.{key} (sources page).")
     for key, d in cat.data.items():
         add(d.what, "datum", where, f"What the catalog datum data.{key} is (sources page).")
+        add(d.unit, "datum-unit", where, "Unit of a catalog datum (sources page); tok/s and W stay as they are.")
+    for key, r in cat.racks.items():
+        add(r.name, "rack-name", where, f"Name of the rack racks.{key} (sources page); keep product names.")
+    for key, ms in cat.measurements.items():
+        add(ms.who, "measured-by", where, f"Who measured measurements.{key}, on what (sources page); keep product and company names.")
+    for kind in cat_mod.SOURCE_KINDS:
+        add(kind, "source-kind", where, "What kind of document a source is (datasheet, paper, ...), shown after its title.")
+    for section in ("models", "devices", "racks", "measurements", "data"):
+        for key, rec in getattr(cat, section).items():
+            if rec.src.url_reason:
+                add(rec.src.url_reason, "url-reason", where, f"Why the source of {section}.{key} has no link (sources page).")
     for level in cat_mod.CONFIDENCE:
         add(level, "confidence", where, "Confidence of a sourced datum: high = read in the primary source, medium = secondary or inferred, low = assumption.")
     for kind in cat_mod.ATTENTION_KINDS:
@@ -82,6 +94,11 @@ def _collect_data(add) -> None:
     for m in cat.models.values():
         for g in m.weights:
             add(g.group, "weight-group", where, "Name of a group of model weights (all, experts, attention, embeddings).")
+    for formula in formulas.all_formulas().values():
+        for term in formula.terms:
+            if term.label:
+                add(term.label, "term", ("calculators/formulas.py", 0),
+                    "What a number in a formula is, shown after it (e.g. '80 layers', '3.35 TB/s HBM bandwidth').")
     for v in claims.VERDICTS:
         add(v, "verdict", ("calculators/claims.py", 0), "Verdict of the fact check.")
 

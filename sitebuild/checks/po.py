@@ -242,6 +242,12 @@ def header(entries: list) -> dict:
     return out
 
 
+# Contexts whose strings stand inside translated prose (a source's kind after its
+# title, why a source has no link): a missing translation would put an English
+# label into a German, Danish or Italian sentence, so it is an error, not a warning.
+LABELS_IN_PROSE = ("source-kind", "url-reason", "datum-unit", "rack-name", "measured-by")
+
+
 def check_file(root: pathlib.Path, lang: str, source_keys: set | None, used: set | None, parsed: tuple | None = None) -> tuple:
     """Problems of locales/<lang>.po, and its entries (for the status report).
 
@@ -276,6 +282,9 @@ def check_file(root: pathlib.Path, lang: str, source_keys: set | None, used: set
         if e.fuzzy:
             problems.append(Problem(rel, e.line, WARNING, "fuzzy",
                                     f"fuzzy: {e.msgid!r} needs review (shown in {fallback} until the fuzzy flag is removed)", group="fuzzy entries"))
+        elif not e.translated and e.context in LABELS_IN_PROSE:
+            problems.append(Problem(rel, e.line, ERROR, "label-untranslated",
+                                    f"untranslated {e.context} label {e.msgid!r}: it would appear in English on the page; translate it"))
         elif not e.translated:
             problems.append(Problem(rel, e.line, WARNING, "missing",
                                     f"untranslated: {e.msgid!r} (shown in {fallback})", group="untranslated entries"))

@@ -1,0 +1,194 @@
+"""Formula objects: how a figure is computed, with its inputs' values put in.
+
+A figure's `formula` says in words what it is; a Formula here says it as
+arithmetic over named terms, each term another figure (itself explained one
+level down) or a constant with a name. The popover next to a number, the
+sources page and the tests read the same object: the tests evaluate every
+expression and require the printed value, which also recomputes the model's
+result along a second path.
+
+Expressions use the signs a reader sees (× ÷ + −, brackets, ⌈ ⌉ for rounding
+up to a whole device) and only
+{slots} and plain numbers, so evaluating one needs no eval(): a small parser
+of the standard library's `ast` does it.
+
+Figures that read one catalog datum or one scenario assumption need no
+entry: their formula is the datum itself (see `for_figure`).
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import operator
+from dataclasses import dataclass
+
+from . import fmt
+
+
+@dataclass(frozen=True)
+class Term:
+    """One named input of an expression: a figure's value, or a named constant."""
+
+    slot: str
+    label: str                  # what it is, a UI string (msgctxt "term")
+    figure: str | None = None   # the figure it reads, or None for a constant
+    value: float | None = None  # the constant's value
+
+
+@dataclass(frozen=True)
+class Formula:
+    expr: str                   # e.g. "{layers} × 2 × {kv_heads} × {head_dim} × {bytes}"
+    terms: tuple
+
+    def values(self, registry: dict) -> dict:
+        return {t.slot: (registry[t.figure].value if t.figure else t.value) for t in self.terms}
+
+    def evaluate(self, registry: dict) -> float:
+        """The expression's value with every term put in (no eval: a tiny arithmetic parser)."""
+        values = self.values(registry)
+        text = self.expr
+        for slot in values:
+            text = text.replace("{" + slot + "}", f"__{slot.replace('.', '_')}")
+        text = text.replace("×", "*").replace("÷", "/").replace("−", "-").replace("⌈", "ceil(").replace("⌉", ")")
+        names = {f"__{slot.replace('.', '_')}": v for slot, v in values.items()}
+        return _eval(ast.parse(text, mode="eval").body, names)
+
+    def substituted(self, registry: dict, locale: str, tr) -> str:
+        """The expression as a reader of `locale` sees it, each term as its printed value and label."""
+        text = self.expr
+        for t in self.terms:
+            if t.figure:
+                shown = f"{registry[t.figure].format(locale)} {tr(t.label, 'term') if t.label else ''}"
+            else:
+                number = fmt.format_number(int(t.value), locale) if float(t.value).is_integer() else fmt.format_number(t.value, locale, sig=3)
+                shown = f"{number} {tr(t.label, 'term') if t.label else ''}"
+            text = text.replace("{" + t.slot + "}", shown.strip())
+        return text
+
+
+_OPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv}
+
+
+def _eval(node, names: dict) -> float:
+    if isinstance(node, ast.BinOp) and type(node.op) in _OPS:
+        return _OPS[type(node.op)](_eval(node.left, names), _eval(node.right, names))
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return -_eval(node.operand, names)
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
+        return float(node.value)
+    if isinstance(node, ast.Name) and node.id in names:
+        return float(names[node.id])
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "ceil"
+            and len(node.args) == 1 and not node.keywords):
+        return float(math.ceil(_eval(node.args[0], names)))
+    raise ValueError(f"not an arithmetic expression over named terms: {ast.dump(node)}")
+
+
+def F(expr: str, **terms) -> Formula:
+    """Shorthand: F("{a} ÷ {b}", a=("label", "figure.id"), b=("label", 2.0))."""
+    out = []
+    for slot, (label, ref) in terms.items():
+        out.append(Term(slot, label, figure=ref) if isinstance(ref, str) else Term(slot, label, value=float(ref)))
+    return Formula(expr, tuple(out))
+
+
+L70 = "model.llama70b"
+_FORMULAS = {
+    "kv.llama70b.bytes_per_token": F("{layers} × {kv} × {heads} × {dim} × {bytes}",
+                                     layers=("layers", f"{L70}.layers"), kv=("K and V", 2), heads=("KV heads", f"{L70}.kv_heads"),
+                                     dim=("values per head", f"{L70}.head_dim"), bytes=("per value (BF16)", "precision.bf16.bytes")),
+    "kv.llama70b.bytes_per_token_mha": F("{layers} × {kv} × {heads} × {dim} × {bytes}",
+                                         layers=("layers", f"{L70}.layers"), kv=("K and V", 2), heads=("query heads", f"{L70}.query_heads"),
+                                         dim=("values per head", f"{L70}.head_dim"), bytes=("per value (BF16)", "precision.bf16.bytes")),
+    "gqa.llama70b.factor": F("{q} ÷ {kv}", q=("query heads", f"{L70}.query_heads"), kv=("KV heads", f"{L70}.kv_heads")),
+    "flops.llama70b.per_token": F("{two} × {params}", two=("FLOP per parameter", 2), params=("parameters", "params.llama70b")),
+    "weights.llama70b.bytes": F("{params} × {bytes}", params=("parameters", "params.llama70b"), bytes=("per parameter (BF16)", "precision.bf16.bytes")),
+    "step.llama70b.h100.compute_time": F("{flops} ÷ {peak}", flops=("per token", "flops.llama70b.per_token"), peak=("BF16 peak", "device.h100.peak_bf16")),
+    "step.llama70b.h100.compute_time_fp8": F("{flops} ÷ {peak}", flops=("per token", "flops.llama70b.per_token"), peak=("FP8 peak", "device.h100.peak_fp8")),
+    "step.llama70b.h100.memory_time": F("{weights} ÷ {bw}", weights=("of weights", "weights.llama70b.bytes"), bw=("HBM bandwidth", "device.h100.bandwidth")),
+    "ceiling.llama70b.h100.memory": F("{one} ÷ {t}", one=("token", 1), t=("memory time per token", "step.llama70b.h100.memory_time")),
+    "ceiling.llama70b.h100.compute": F("{one} ÷ {t}", one=("token", 1), t=("compute time per token", "step.llama70b.h100.compute_time")),
+    "ceiling.llama70b.h100.compute_fp8": F("{one} ÷ {t}", one=("token", 1), t=("compute time per token", "step.llama70b.h100.compute_time_fp8")),
+    "ratio.llama70b.h100.memory_over_compute": F("{m} ÷ {c}", m=("memory time", "step.llama70b.h100.memory_time"),
+                                                   c=("compute time", "step.llama70b.h100.compute_time")),
+    "device.h100.ridge": F("{peak} ÷ {bw}", peak=("BF16 peak", "device.h100.peak_bf16"), bw=("HBM bandwidth", "device.h100.bandwidth")),
+    "intensity.llama70b.batch1": F("{flops} ÷ {weights}", flops=("per token", "flops.llama70b.per_token"), weights=("read per token", "weights.llama70b.bytes")),
+    "share.deepseek-v3.active": F("{active} ÷ {total}", active=("active parameters", "params.deepseek-v3.active"),
+                                  total=("parameters in total", "params.deepseek-v3.total")),
+    "sn40l.rack.sram": F("{socket} × {n}", socket=("per socket", "sn40l.socket.sram"), n=("sockets", "sn40l.rack.sockets")),
+    "sn40l.rack.hbm": F("{socket} × {n}", socket=("per socket", "sn40l.socket.hbm"), n=("sockets", "sn40l.rack.sockets")),
+    "sn40l.rack.ddr": F("{socket} × {n}", socket=("per socket", "sn40l.socket.ddr"), n=("sockets", "sn40l.rack.sockets")),
+    "sn40l.node.ddr": F("{socket} × {n}", socket=("per socket", "sn40l.socket.ddr"), n=("sockets per node", "sn40l.node.sockets")),
+    "sn40l.rack.hbm_bandwidth": F("{bw} × {n}", bw=("per socket", "device.sn40l.hbm_bandwidth"), n=("sockets", "sn40l.rack.sockets")),
+    "ddr.sn40l-rack.over_deepseek-v3": F("{ddr} ÷ {w}", ddr=("DDR per rack", "sn40l.rack.ddr"), w=("of weights", "weights.deepseek-v3.bytes")),
+    "ratio.sram.groq_over_h100": F("{sram} ÷ {hbm}", sram=("SRAM bandwidth", "device.groq-lpu.bandwidth"), hbm=("HBM bandwidth", "device.h100.bandwidth")),
+    "ratio.sram.wse3_over_h100": F("{sram} ÷ {hbm}", sram=("SRAM bandwidth", "device.wse-3.bandwidth"), hbm=("HBM bandwidth", "device.h100.bandwidth")),
+    "fit.deepseek-v3.reduction": F("{one} − {sn} ÷ {gpu}", one=("", 1), sn=("SN40L sockets", "fit.deepseek-v3.sn40l.devices"),
+                                   gpu=("H100 GPUs", "fit.deepseek-v3.h100.devices")),
+    "power.ratio_per_chip": F("({gpu} ÷ {gpus}) ÷ ({sn} ÷ {sockets})", gpu=("at most", "power.dgx-h100-rack"), gpus=("GPUs", "power.dgx-h100-rack.gpus"),
+                              sn=("on average", "power.sn40l-rack"), sockets=("sockets", "sn40l.rack.sockets")),
+    "energy.infercom-gpt-oss-120b.per_token": F("{p} ÷ {s}", p=("rack power", "power.sn40l-rack"), s=("measured", "measured.infercom-gpt-oss-120b")),
+    "energy.infercom-minimax-m2.per_token": F("{p} ÷ {s}", p=("rack power", "power.sn40l-rack"), s=("measured", "measured.infercom-minimax-m2")),
+    "agent.time.dataflow": F("{n} × ({ttft} + {tokens} ÷ {speed})", n=("calls", "agent.steps"), ttft=("to the first token", "agent.ttft"),
+                             tokens=("tokens per call", "agent.tokens_per_step"), speed=("measured", "measured.infercom-minimax-m2")),
+    "agent.ratio": F("{gpu} ÷ {df}", gpu=("on GPUs", "agent.time.gpu"), df=("on dataflow", "agent.time.dataflow")),
+    "speed.e2e": F("{ttft} + {out} ÷ {speed}", ttft=("to the first token", "speed.ttft"), out=("output tokens", "speed.output"),
+                   speed=("per request", "speed.per_request")),
+    "speed.step_time": F("{one} ÷ {speed}", one=("token", 1), speed=("per request", "speed.per_request")),
+    "speed.decode_time": F("{out} ÷ {speed}", out=("output tokens", "speed.output"), speed=("per request", "speed.per_request")),
+    "speed.ttft_share": F("{ttft} ÷ {e2e}", ttft=("to the first token", "speed.ttft"), e2e=("end to end", "speed.e2e")),
+    "speed.aggregate": F("{b} × {speed}", b=("requests in the batch", "speed.batch"), speed=("per request", "speed.per_request_batched")),
+    "speed.aggregate_gain": F("{agg} ÷ {one}", agg=("for the batch", "speed.aggregate"), one=("at batch 1", "speed.per_request")),
+    "speed.per_request_drop": F("{one} − {b} ÷ {s}", one=("", 1), b=("in the batch", "speed.per_request_batched"), s=("alone", "speed.per_request")),
+}
+_FORMULAS.update({
+    "fit.llama70b.h100.devices": F("⌈{w} ÷ {mem}⌉", w=("of weights (BF16)", "weights.llama70b.bytes"), mem=("HBM per GPU", "device.h100.memory")),
+    "claim.gpu.h100_needed_671b_fp8": F("⌈{w} ÷ {mem}⌉", w=("of weights (FP8)", "weights.deepseek-v3.bytes"), mem=("HBM per GPU", "device.h100.memory")),
+    "fit.deepseek-v3.h100.devices": F("⌈{w} ÷ {mem}⌉", w=("of weights (FP8)", "weights.deepseek-v3.bytes"), mem=("HBM per GPU", "device.h100.memory")),
+    "fit.deepseek-v3.sn40l.devices": F("⌈{w} ÷ {mem}⌉", w=("of weights (FP8)", "weights.deepseek-v3.bytes"), mem=("HBM per socket", "sn40l.socket.hbm")),
+    "fit.llama70b.groq-lpu.devices": F("⌈{w} ÷ {mem}⌉", w=("of weights (BF16)", "weights.llama70b.bytes"), mem=("SRAM per chip", "device.groq-lpu.sram")),
+    "switch.gpt-oss-120b.sn40l-rack": F("{w} ÷ ({bw} × {n})", w=("of weights", "weights.gpt-oss-120b.bytes"),
+                                        bw=("DDR bandwidth per socket", "device.sn40l.ddr_bandwidth"), n=("sockets", "sn40l.rack.sockets")),
+    "switch.deepseek-v3.sn40l-rack": F("{w} ÷ ({bw} × {n})", w=("of weights", "weights.deepseek-v3.bytes"),
+                                       bw=("DDR bandwidth per socket", "device.sn40l.ddr_bandwidth"), n=("sockets", "sn40l.rack.sockets")),
+    "implied_bw.infercom-gpt-oss-120b": F("{w} × {s}", w=("read per token", "weights.gpt-oss-120b.read_per_token"),
+                                          s=("measured", "measured.infercom-gpt-oss-120b")),
+    "implied_bw_share.infercom-gpt-oss-120b": F("{need} ÷ {have}", need=("needed", "implied_bw.infercom-gpt-oss-120b"),
+                                                have=("HBM bandwidth of the rack", "sn40l.rack.hbm_bandwidth")),
+    "headroom.infercom-gpt-oss-120b": F("{have} ÷ {need}", have=("HBM bandwidth of the rack", "sn40l.rack.hbm_bandwidth"),
+                                        need=("needed", "implied_bw.infercom-gpt-oss-120b")),
+    "precision.bf16.bytes": F("{bits} ÷ {eight}", bits=("bits per BF16 value", 16), eight=("bits per byte", 8)),
+})
+_SPEED = dict(n=("GPUs", "speed.devices"), bw=("HBM bandwidth each", "device.h100.bandwidth"), w=("of weights", "weights.llama70b.bytes"),
+              ctx=("tokens of context each", "speed.prompt"), kv=("KV cache per token", "kv.llama70b.bytes_per_token"))
+_FORMULAS.update({
+    "infercom.chips_from_racks": F("{racks} × {n}", racks=("racks", "infercom.racks"), n=("sockets per rack", "sn40l.rack.sockets")),
+    "kv.llama70b.bytes_per_token_short": F("{x}", x=("", "kv.llama70b.bytes_per_token")),
+    "speed.per_request": F("{n} × {bw} ÷ ({w} + {ctx} × {kv})", **_SPEED),
+    "speed.per_request_batched": F("{n} × {bw} ÷ ({w} + {b} × {ctx} × {kv})", b=("requests", "speed.batch"), **_SPEED),
+    "speed.e2e_batched": F("{ttft} + {out} ÷ {speed}", ttft=("to the first token", "speed.ttft"), out=("output tokens", "speed.output"),
+                           speed=("per request in the batch", "speed.per_request_batched")),
+})
+for _ctx in (8192, 32768, 131072):
+    _FORMULAS[f"kv.llama70b.total_gib.{_ctx}"] = F("{per} × {ctx}", per=("per token", "kv.llama70b.bytes_per_token"),
+                                                   ctx=("tokens", f"context.{_ctx}"))
+for _b in (1, 8, 32, 64, 128):
+    _FORMULAS[f"batch.llama70b.per_request.{_b}"] = F(
+        "{n} × {bw} ÷ ({w} + {b} × {ctx} × {kv})", n=("GPUs", "batch.devices"), bw=("HBM bandwidth each", "device.h100.bandwidth"),
+        w=("of weights", "weights.llama70b.bytes"), b=("requests", f"batch.size.{_b}"), ctx=("tokens of context each", "batch.context"),
+        kv=("KV cache per token", "kv.llama70b.bytes_per_token"))
+    _FORMULAS[f"batch.llama70b.aggregate.{_b}"] = F("{b} × {speed}", b=("requests", f"batch.size.{_b}"),
+                                                     speed=("per request", f"batch.llama70b.per_request.{_b}"))
+for _ctx in (8192, 32768, 131072):
+    _FORMULAS[f"kv.llama70b.total.{_ctx}"] = F("{per} × {ctx}", per=("per token", "kv.llama70b.bytes_per_token"),
+                                               ctx=("tokens", f"context.{_ctx}"))
+
+
+def for_figure(fig_id: str) -> Formula | None:
+    """The figure's formula object, or None where the figure is a catalog datum or an assumption itself."""
+    return _FORMULAS.get(fig_id)
+
+
+def all_formulas() -> dict:
+    return dict(_FORMULAS)

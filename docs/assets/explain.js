@@ -1,0 +1,148 @@
+// Explanations in place: a figure opens how it is computed and where its inputs come
+// from; a glossary term opens its short explanation. Mouse, touch and keyboard alike:
+// click or tap, or Enter/Space on the focused element; Escape or a click elsewhere closes.
+//
+// The data is in the page (<script id="fig-provenance">, written at build time by
+// sitebuild/provenance.py); nothing is fetched and Pyodide is not needed. Without this
+// script a figure is a plain link to its row on the sources page, and a term keeps its
+// title attribute. Written by hand rather than with a popover library: it is small,
+// it must not add a request, and the page weight target leaves no room for one.
+(() => {
+  "use strict";
+  let data = null;
+  let open = null; // {trigger, box}
+
+  function el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(attrs || {})) {
+      if (value !== undefined && value !== null) node.setAttribute(key, value);
+    }
+    for (const child of children) {
+      if (child === null || child === undefined) continue;
+      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    }
+    return node;
+  }
+
+  function inputItem(input) {
+    const title = input.url ? el("a", { href: input.url, rel: "noopener" }, input.title) : input.title;
+    return el("li", null,
+      el("strong", null, input.name), " — ", title, ` (${input.kind}), ${data.ui.accessed} ${input.accessed}; `,
+      `${data.ui.confidence}: ${input.confidence}`);
+  }
+
+  function termItem(term) {
+    const row = el("li", null, el("strong", null, term.value), " — ", term.words);
+    if (term.inputs && term.inputs.length) row.append(el("ul", null, ...term.inputs.map(inputItem)));
+    else if (term.assumption) row.append(" (", term.assumption, ")");
+    return row;
+  }
+
+  function figureBox(id, fig) {
+    const box = el("div", { class: "explain-box", role: "dialog", "aria-label": `${fig.value}: ${data.ui.formula}`, tabindex: "-1" });
+    box.append(el("p", { class: "explain-value" }, el("strong", null, fig.value), " — ", fig.words));
+    if (fig.expression) box.append(el("p", { class: "explain-expr" }, fig.expression));
+    if (fig.inputs.length || (fig.terms && fig.terms.length) || fig.assumption) {
+      box.append(el("p", { class: "explain-head" }, data.ui.inputs));
+      const list = el("ul");
+      for (const term of fig.terms || []) list.append(termItem(term));
+      for (const input of fig.inputs) list.append(inputItem(input));
+      if (fig.assumption) list.append(el("li", null, fig.assumption));
+      box.append(list);
+    }
+    const links = el("p", { class: "explain-links" });
+    if (fig.calculator) {
+      links.append(el("a", { href: `${data.urls.calculators}?${fig.calculator}`, class: "explain-calc" }, data.ui.calculator), " · ");
+    }
+    links.append(el("a", { href: `${data.urls.sources}#fig-${id}` }, data.ui.row));
+    box.append(links);
+    return box;
+  }
+
+  function termBox(trigger) {
+    const text = trigger.dataset.explain;
+    return el("div", { class: "explain-box explain-term", role: "dialog", "aria-label": trigger.textContent, tabindex: "-1" },
+      el("p", null, el("strong", null, trigger.textContent), " — ", text));
+  }
+
+  function close(returnFocus) {
+    if (!open) return;
+    open.box.remove();
+    open.trigger.setAttribute("aria-expanded", "false");
+    if (returnFocus) open.trigger.focus();
+    open = null;
+  }
+
+  function place(box, trigger) {
+    const r = trigger.getBoundingClientRect();
+    const width = Math.min(420, document.documentElement.clientWidth - 16);
+    box.style.width = `${width}px`;
+    const left = Math.max(8, Math.min(r.left + window.scrollX, window.scrollX + document.documentElement.clientWidth - width - 8));
+    box.style.left = `${left}px`;
+    box.style.top = `${r.bottom + window.scrollY + 6}px`;
+  }
+
+  function show(trigger, byKeyboard) {
+    const same = open && open.trigger === trigger;
+    close(false);
+    if (same) return;
+    const box = trigger.classList.contains("fig")
+      ? figureBox(trigger.dataset.fig, data.figs[trigger.dataset.fig])
+      : termBox(trigger);
+    box.id = "explain-box";
+    document.body.append(box);
+    place(box, trigger);
+    trigger.setAttribute("aria-expanded", "true");
+    trigger.setAttribute("aria-controls", box.id);
+    open = { trigger, box };
+    if (byKeyboard) box.focus();
+  }
+
+  function activate(event) {
+    const trigger = event.target.closest("a.fig[data-fig], abbr.term[data-explain]");
+    if (!trigger) {
+      if (open && !open.box.contains(event.target)) close(false);
+      return;
+    }
+    if (trigger.classList.contains("fig") && !(data && data.figs[trigger.dataset.fig])) return; // plain link
+    event.preventDefault();
+    show(trigger, event.detail === 0);
+  }
+
+  function key(event) {
+    if (event.key === "Escape" && open) {
+      close(true);
+      return;
+    }
+    const trigger = event.target.closest && event.target.closest("a.fig[data-fig], abbr.term[data-explain]");
+    if (trigger && (event.key === " " || (event.key === "Enter" && trigger.tagName === "ABBR"))) {
+      event.preventDefault();
+      show(trigger, true);
+    }
+  }
+
+  function init() {
+    const script = document.getElementById("fig-provenance");
+    data = script ? JSON.parse(script.textContent) : { figs: {}, ui: {}, urls: {} };
+    for (const fig of document.querySelectorAll("a.fig[data-fig]")) {
+      if (!data.figs[fig.dataset.fig]) continue;
+      fig.setAttribute("aria-haspopup", "dialog");
+      fig.setAttribute("aria-expanded", "false");
+      if (data.ui.explain) fig.setAttribute("title", data.ui.explain);
+    }
+    for (const term of document.querySelectorAll("abbr.term[title]")) {
+      // The popover replaces the native tooltip, which touch screens never show.
+      term.dataset.explain = term.getAttribute("title");
+      term.removeAttribute("title");
+      term.setAttribute("role", "button");
+      term.setAttribute("aria-haspopup", "dialog");
+      term.setAttribute("aria-expanded", "false");
+    }
+    document.addEventListener("click", activate);
+    document.addEventListener("keydown", key);
+    window.addEventListener("resize", () => close(false));
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
+  else init();
+})();

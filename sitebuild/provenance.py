@@ -1,0 +1,103 @@
+"""Provenance in place: for every figure on a page, what the popover next to it shows.
+
+Built once per page and language from the same objects the sources page
+reads (the figure, its formula object, the catalog entries it reads), and
+embedded in the page as JSON: the popover needs no Pyodide and no request.
+Without JavaScript the figure is a link to its row on the sources page.
+
+Per figure: the printed value; the formula in words; the formula with the
+values put in, where the figure has a formula object; each input (a catalog
+entry with its source, link, access date and confidence, a scenario
+assumption marked as ours, or another figure, explained one level down);
+and, where a calculator reproduces the figure, a link that opens it with
+exactly these inputs.
+"""
+
+from __future__ import annotations
+
+import json
+from urllib.parse import urlencode
+
+from calculators import catalog, figures, formulas
+from calculators import scenarios as S
+
+# Figures a calculator on the calculators page reproduces, with the state that does it
+# (query parameters of calculators/, as the calculators' shared URL state writes them).
+CALCULATOR_STATE = {
+    **{f"kv.llama70b.total.{ctx}": ("kv_cache", {"model": "llama-3.1-70b", "context": ctx, "batch": 1, "kv_precision": "bf16"})
+       for ctx in (8192, 32768, 131072)},
+    "speed.per_request": ("decode", {"model": "llama-3.1-70b", "devices": S.SPEED_DEVICES, "batch": 1, "context": S.SPEED_PROMPT,
+                                     "device": "h100-sxm", "weight_precision": "bf16"}),
+    **{f"batch.llama70b.per_request.{b}": ("decode", {"model": "llama-3.1-70b", "devices": S.BATCH_DEVICES, "batch": b,
+                                                      "context": S.BATCH_CONTEXT, "device": "h100-sxm", "weight_precision": "bf16"})
+       for b in S.BATCHES},
+}
+
+
+def N_(msgid: str) -> str:
+    """Mark a UI string for `make messages`; translated where the page is built."""
+    return msgid
+
+
+def calculator_query(fig_id: str) -> str | None:
+    """The calculators page's query string that reproduces `fig_id`, or None."""
+    if fig_id not in CALCULATOR_STATE:
+        return None
+    name, state = CALCULATOR_STATE[fig_id]
+    return urlencode({f"{name}.{k}": v for k, v in state.items()})
+
+
+def _entry(ref: str, cat: catalog.Catalog, lang: str, tr, accessed) -> dict:
+    section, _, key = ref.partition(".")
+    rec = getattr(cat, section)[key]
+    src = rec.src
+    return {"name": getattr(rec, "name", None) or ref, "ref": ref, "title": src.source, "url": src.url,
+            "kind": tr(src.kind, "source-kind"), "accessed": accessed(src, lang),
+            "confidence": tr(src.confidence, "confidence")}
+
+
+def explain(fig_id: str, lang: str, tr, accessed, depth: int = 1) -> dict:
+    """What the popover shows for one figure (terms explained `depth` more levels)."""
+    reg = figures.registry()
+    f = reg[fig_id]
+    cat = catalog.load()
+    out = {"value": f.format(lang), "words": tr(f.formula, "formula"),
+           "inputs": [_entry(i, cat, lang, tr, accessed) for i in f.inputs]}
+    if not f.inputs:
+        out["assumption"] = tr("scenario (our assumption)")
+    formula = formulas.for_figure(fig_id)
+    if formula:
+        out["expression"] = f"{formula.substituted(reg, lang, tr)} = {f.format(lang)}"
+        if depth > 0:
+            # The terms carry the catalog entries (one level down), so the figure's own list would repeat them.
+            out["terms"] = [{"id": t.figure, **explain(t.figure, lang, tr, accessed, depth - 1)}
+                            for t in formula.terms if t.figure]
+            out["inputs"] = []
+    query = calculator_query(fig_id)
+    if query:
+        out["calculator"] = query
+    return out
+
+
+# The popover's own words, translated per page.
+UI = {
+    "formula": N_("How it is computed"),
+    "inputs": N_("Where the inputs come from"),
+    "source": N_("Source"),
+    "accessed": "accessed",
+    "confidence": N_("Confidence"),
+    "calculator": N_("Open in the calculator with these inputs"),
+    "row": N_("This figure on the sources page"),
+    "explain": N_("Show how this number is computed"),
+}
+
+
+def page_json(fig_ids, lang: str, tr, accessed, urls: dict) -> str:
+    """The page's provenance data as a JSON <script> (inert until the popover script reads it).
+
+    `urls`: the sources and calculators pages relative to this page.
+    """
+    data = {"urls": urls, "ui": {k: tr(v) for k, v in UI.items()},
+            "figs": {i: explain(i, lang, tr, accessed) for i in dict.fromkeys(fig_ids)}}
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+    return f'<script type="application/json" id="fig-provenance">{text}</script>'

@@ -1,0 +1,151 @@
+"""Explanations in place, in the built site and in Chromium: every figure can be opened by
+click, tap and keyboard and shows its formula with values and its sources; a glossary term
+opens its explanation on a touch screen; without JavaScript a figure is a link to its row on
+the sources page."""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import re
+import sys
+
+import pytest
+
+from test_site import LANGS, page, site  # noqa: F401  (the built site, once per module)
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.append(str(ROOT / "tools"))
+import calc_site  # noqa: E402
+from static_server import StaticServer  # noqa: E402
+
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+PREFIX = {"de": "", "en": "en/", "da": "da/", "it": "it/"}
+
+
+def provenance(html: str) -> dict:
+    m = re.search(r'<script type="application/json" id="fig-provenance">(.*?)</script>', html, re.S)
+    assert m, "page has no provenance data"
+    return json.loads(m.group(1))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_figure_on_the_page_is_explained_and_links_its_row(site, lang):
+    html = page(site, lang, "decode").read_text(encoding="utf-8")
+    data = provenance(html)
+    links = re.findall(r'<a class="fig" href="([^"]+)" data-fig="([^"]+)">', html)
+    assert links, "no figures on the article"
+    sources = page(site, lang, "sources").read_text(encoding="utf-8")
+    for href, fid in links:
+        assert fid in data["figs"], fid
+        assert href == f"../sources/#fig-{fid}", href
+        assert f'id="fig-{fid}"' in sources, f"sources page has no row for {fid}"
+    kv = data["figs"]["kv.llama70b.bytes_per_token"]
+    assert kv["expression"].startswith("80 ") and kv["expression"].endswith(kv["value"])
+    assert any(i["url"].startswith("https://") for t in kv["terms"] for i in t["inputs"])
+
+
+def _browser():
+    if not calc_site.CHROMIUM.exists():
+        if os.environ.get("CI", "").lower() not in ("", "0", "false", "no"):
+            pytest.fail(f"{calc_site.CHROMIUM} is missing; CI is set, so this fails instead of skipping.")
+        pytest.skip(f"{calc_site.CHROMIUM} is missing (Debian: apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+    return sync_playwright()
+
+
+@pytest.fixture(scope="module")
+def chromium(site):  # noqa: F811
+    with _browser() as p, StaticServer(site) as srv:
+        b = p.chromium.launch(executable_path=str(calc_site.CHROMIUM), args=calc_site.CHROMIUM_ARGS)
+        yield b, srv.origin
+        b.close()
+
+
+def _open(browser, url, **kw):
+    ctx = browser.new_context(**kw)
+    pg = ctx.new_page()
+    pg.goto(url)
+    return ctx, pg
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_click_shows_formula_values_and_a_source_link(chromium, lang):
+    browser, base = chromium
+    ctx, pg = _open(browser, f"{base}/{PREFIX[lang]}decode/", viewport={"width": 1280, "height": 900})
+    fig = pg.locator('a.fig[data-fig="kv.llama70b.bytes_per_token"]').first
+    fig.click()
+    box = pg.locator("#explain-box")
+    assert box.is_visible()
+    text = box.inner_text()
+    assert "80" in text and "128" in text and fig.inner_text() in text
+    assert box.locator('a[href^="https://"]').count() >= 1
+    assert fig.get_attribute("aria-expanded") == "true"
+    pg.mouse.click(5, 300)                                 # a click elsewhere closes
+    assert pg.locator("#explain-box").count() == 0
+    ctx.close()
+
+
+def test_keyboard_enter_space_and_escape(chromium):
+    browser, base = chromium
+    ctx, pg = _open(browser, f"{base}/en/decode/", viewport={"width": 1280, "height": 900})
+    fig = pg.locator('a.fig[data-fig="step.llama70b.h100.memory_time"]').first
+    fig.focus()
+    pg.keyboard.press("Enter")
+    assert pg.evaluate("document.activeElement.id") == "explain-box"     # focus moves into the dialog
+    assert pg.locator("#explain-box").get_attribute("role") == "dialog"
+    pg.keyboard.press("Escape")
+    assert pg.locator("#explain-box").count() == 0
+    assert pg.evaluate("document.activeElement.dataset.fig") == "step.llama70b.h100.memory_time"
+    pg.keyboard.press(" ")
+    assert pg.locator("#explain-box").is_visible()
+    ctx.close()
+
+
+def test_tap_on_a_glossary_term_explains_it_on_a_phone(chromium):
+    browser, base = chromium
+    ctx, pg = _open(browser, f"{base}/da/decode/", viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    term = pg.locator("abbr.term").first
+    term.scroll_into_view_if_needed()
+    term.tap()
+    box = pg.locator("#explain-box")
+    assert box.is_visible() and term.inner_text() in box.inner_text() and len(box.inner_text()) > 40
+    ctx.close()
+
+
+def test_open_in_calculator_reproduces_the_printed_value(chromium):
+    browser, base = chromium
+    ctx, pg = _open(browser, f"{base}/en/decode/", viewport={"width": 1280, "height": 900})
+    fig = pg.locator('a.fig[data-fig="kv.llama70b.total.131072"]').first
+    printed = fig.inner_text()
+    fig.click()
+    pg.locator("#explain-box a.explain-calc").click()
+    pg.wait_for_load_state()
+    assert "kv_cache.context=131072" in pg.url
+    calc = pg.locator('.calc[data-instance="kv_cache"]')
+    calc.scroll_into_view_if_needed()
+    pg.wait_for_function("() => document.querySelector('.calc[data-instance=\"kv_cache\"] .calc-output')"
+                         ".textContent.includes(" + json.dumps(printed) + ")", timeout=120_000)
+    ctx.close()
+
+
+def test_without_javascript_a_figure_links_its_sources_row(chromium):
+    browser, base = chromium
+    ctx, pg = _open(browser, f"{base}/it/decode/", java_script_enabled=False)
+    pg.locator('a.fig[data-fig="weights.llama70b.bytes"]').first.click()
+    assert pg.url.endswith("/it/sources/#fig-weights.llama70b.bytes")
+    ctx.close()
+
+
+def test_axe_clean_with_a_popover_open(chromium):
+    if not AXE.is_file():
+        pytest.fail(f"{AXE} is missing: run `npm ci`")
+    browser, base = chromium
+    ctx, pg = _open(browser, f"{base}/en/decode/", viewport={"width": 1280, "height": 900})
+    pg.locator('a.fig[data-fig="kv.llama70b.bytes_per_token"]').first.click()
+    pg.add_script_tag(path=str(AXE))
+    bad = pg.evaluate("async () => (await axe.run(document)).violations.filter(v => ['serious','critical'].includes(v.impact))"
+                      ".map(v => ({id: v.id, nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))}))")
+    assert not bad, json.dumps(bad, indent=1)
+    ctx.close()

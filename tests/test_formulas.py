@@ -1,0 +1,58 @@
+"""Formula objects: each expression, with its terms put in, gives the printed value.
+
+This recomputes the figures along a second path (from other figures and named
+constants, not through the model's functions), so a change in the model that
+breaks a relation the article states shows up here.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from calculators import figures, formulas
+
+REG = figures.registry()
+FORMULAS = formulas.all_formulas()
+
+
+@pytest.mark.parametrize("fig_id", sorted(FORMULAS))
+def test_expression_gives_the_figure(fig_id):
+    f = FORMULAS[fig_id]
+    for term in f.terms:
+        assert term.figure is None or term.figure in REG, f"{fig_id}: unknown term figure {term.figure}"
+    assert f.evaluate(REG) == pytest.approx(REG[fig_id].value, rel=1e-9)
+
+
+def test_every_derived_figure_of_the_kv_and_step_chain_has_a_formula():
+    """The numbers the article builds its argument on can be expanded in place."""
+    chain = ["kv.llama70b.bytes_per_token", "kv.llama70b.total.131072", "flops.llama70b.per_token",
+             "weights.llama70b.bytes", "step.llama70b.h100.compute_time", "step.llama70b.h100.memory_time",
+             "ceiling.llama70b.h100.memory", "ceiling.llama70b.h100.compute", "ratio.llama70b.h100.memory_over_compute"]
+    assert [c for c in chain if formulas.for_figure(c) is None] == []
+
+
+def test_substituted_expression_reads_in_the_language():
+    tr = lambda msgid, ctx=None: {"layers": "Schichten", "KV heads": "KV-Köpfe"}.get(msgid, msgid)  # noqa: E731
+    text = formulas.for_figure("kv.llama70b.bytes_per_token").substituted(REG, "de", tr)
+    assert text.startswith("80 Schichten × 2 ") and "8 KV-Köpfe" in text
+
+
+def test_a_broken_relation_is_caught():
+    """If the figure changed but the relation did not, the check fails (fault injection)."""
+    import dataclasses
+    reg = dict(REG)
+    reg["step.llama70b.h100.memory_time"] = dataclasses.replace(REG["step.llama70b.h100.memory_time"], value=0.05)
+    f = formulas.for_figure("ceiling.llama70b.h100.memory")
+    assert f.evaluate(reg) != pytest.approx(REG["ceiling.llama70b.h100.memory"].value, rel=1e-3)
+
+
+@pytest.mark.parametrize("expr", ["__import__('os')", "{a} ** 2", "{a}.real", "[{a}]"])
+def test_only_arithmetic_is_evaluated(expr):
+    f = formulas.F(expr, a=("x", 2))
+    with pytest.raises((ValueError, SyntaxError)):
+        f.evaluate(REG)
+
+
+def test_hand_check_of_the_kv_formula():
+    """From the Llama 3.1 70B config: 80 layers, 8 KV heads, head_dim 128, BF16 (2 bytes)."""
+    assert formulas.for_figure("kv.llama70b.bytes_per_token").evaluate(REG) == 80 * 2 * 8 * 128 * 2
