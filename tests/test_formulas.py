@@ -56,3 +56,21 @@ def test_only_arithmetic_is_evaluated(expr):
 def test_hand_check_of_the_kv_formula():
     """From the Llama 3.1 70B config: 80 layers, 8 KV heads, head_dim 128, BF16 (2 bytes)."""
     assert formulas.for_figure("kv.llama70b.bytes_per_token").evaluate(REG) == 80 * 2 * 8 * 128 * 2
+
+
+def test_build_check_names_the_line_of_a_formula_that_disagrees():
+    """Fault injection: a figure whose formula object disagrees stops the build with file and line."""
+    import dataclasses
+    import pathlib
+    from sitebuild.checks import formulas as check
+    root = pathlib.Path(__file__).resolve().parent.parent
+    assert check.check(REG, root) == []
+    reg = dict(REG)
+    reg["weights.llama70b.bytes"] = dataclasses.replace(REG["weights.llama70b.bytes"], value=150e9)
+    problems = check.check(reg, root)
+    p = next(p for p in problems if "'weights.llama70b.bytes'" in p.message)
+    text = (root / "calculators" / "formulas.py").read_text(encoding="utf-8").splitlines()
+    assert p.path == "calculators/formulas.py" and p.severity == "error" and p.code == "formula-disagrees"
+    assert '"weights.llama70b.bytes"' in text[p.line - 1]
+    # figures whose formulas use it as a term now disagree too (memory time stays a model output)
+    assert any("'step.llama70b.h100.memory_time'" in q.message for q in problems)

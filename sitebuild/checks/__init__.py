@@ -14,6 +14,8 @@ What is checked (module):
   links, charts and calculators, section by section; counts match lists;
 - po: the locale files (syntax, duplicates, placeholders, markup; missing
   and fuzzy entries as warnings);
+- formulas: every formula object gives its figure's value (what the
+  popover next to a number shows must add up);
 - sitebuild/translations.py: stale, unreviewed and missing translations.
 """
 
@@ -22,6 +24,7 @@ from __future__ import annotations
 import pathlib
 
 from ..strings import SOURCE_LANG
+from . import formulas as formula_objects
 from . import numbers, parity, po, refs
 from .project import Project
 from .report import ERROR, WARNING, Problem, errors, lines
@@ -123,5 +126,6 @@ def run(root, langs=None, macros: dict | None = None, project: Project | None = 
     found = page_checks(project) + translation_checks(project)
     found += locale_checks(project)[0]
     found += refs.unused_catalog(project) + refs.locale_usage(project)
+    found += formula_objects.check(project.figures, project.root)
     found += translations.problems(translations.statuses(project.root, project.langs, project.pages))
     return sorted(set(found), key=lambda p: (p.path, p.line, p.severity, p.code, p.message))
