@@ -663,3 +663,85 @@ def _(c): return 1 - _speed_step(c, batch=S.SPEED_BATCH).tokens_per_s / _speed_s
 def _(c):
     ttft = M.prefill_time(c.models[L70], c.devices[H100], S.SPEED_PROMPT, devices=S.SPEED_DEVICES)
     return M.end_to_end_latency(ttft, S.SPEED_OUTPUT, _speed_step(c, batch=S.SPEED_BATCH).tokens_per_s)
+
+
+# === figures added for the glossary's new entries (docs/*/glossary.md, issue 10 part 4) ===
+
+# Arithmetic intensity: one read of the weights serves every request of the batch.
+@figure("intensity.llama70b.batch.64", "count", "batch × FLOP per token ÷ weight bytes read per step (FLOP per byte, batch 64)", [M_L70], sig=None, decimals=0)
+def _(c): return 64 * M.flops_per_token_weights(c.models[L70]) / M.weight_bytes_read(c.models[L70], 64)
+
+
+# Tensor parallelism: every GPU of the speed example holds and reads a slice of each layer.
+@figure("tp.llama70b.weights_per_gpu", "bytes", "BF16 weight bytes ÷ GPUs (speed scenario)", [M_L70])
+def _(c): return M.weight_bytes_stored(c.models[L70]) / S.SPEED_DEVICES
+
+
+# Pipeline parallelism: the fewest H100 that hold the weights, each with a run of whole layers.
+@figure("pp.llama70b.layers_per_gpu", "count", "layers ÷ fewest H100 whose HBM holds the BF16 weights", [M_L70, D_H100], sig=None, decimals=0)
+def _(c): return c.models[L70].layers / M.min_devices(c.models[L70], c.devices[H100])
+
+
+# Expert parallelism: gpt-oss-120b's experts per layer, those a token uses, and their spread over GPUs.
+def _expert_group(c, key):
+    return next(g for g in c.models[key].weights if g.experts)
+
+
+@figure("model.gpt-oss-120b.experts", "count", "catalog: experts per layer", [M_GPT], sig=None, decimals=0)
+def _(c): return _expert_group(c, GPT).experts
+
+
+@figure("model.gpt-oss-120b.experts_active", "count", "catalog: experts per token and layer", [M_GPT], sig=None, decimals=0)
+def _(c): return _expert_group(c, GPT).experts_active
+
+
+@figure("ep.gpt-oss-120b.experts_per_gpu", "count", "experts per layer ÷ GPUs (speed scenario)", [M_GPT], sig=None, decimals=0)
+def _(c): return _expert_group(c, GPT).experts / S.SPEED_DEVICES
+
+
+# Sparsity: NVIDIA's 2:4 structured sparsity keeps at most two values in every group of four,
+# which is why the datasheets' sparse peaks are twice the dense ones (printed as digits, like the pattern's name).
+SPARSITY_KEPT, SPARSITY_GROUP = 2, 4
+
+
+@figure("sparsity.kept", "count", "2:4 structured sparsity: values that may be non-zero per group", [], sig=None, decimals=0)
+def _(c): return SPARSITY_KEPT
+
+
+@figure("sparsity.group", "count", "2:4 structured sparsity: values per group", [], sig=None, decimals=0)
+def _(c): return SPARSITY_GROUP
+
+
+@figure("device.h100.peak_bf16_sparse", "flop_per_s", "dense BF16 peak × values per group ÷ values kept (2:4 sparsity)", [D_H100], sig=3, unit="TFLOP/s")
+def _(c): return c.devices[H100].peak_flops["bf16"] * SPARSITY_GROUP / SPARSITY_KEPT
+
+
+# Number formats: bytes per FP8 value, bits per MXFP4 value, gpt-oss-120b as if stored in BF16.
+@figure("precision.fp8.bytes", "bytes", "bits per FP8 value ÷ 8", [], sig=None, decimals=0, unit="B")
+def _(c): return M._bytes("fp8")
+
+
+@figure("precision.mxfp4.bits", "count", "4 bits per value + one 8-bit scale per block of 32 values", [], sig=None, decimals=2)
+def _(c): return M._bytes("mxfp4") * 8
+
+
+@figure("weights.gpt-oss-120b.bytes_bf16", "bytes", "Σ weight groups × 2 B (every group in BF16)", [M_GPT])
+def _(c): return M.weight_bytes_stored(c.models[GPT], "bf16")
+
+
+# Multi-head latent attention: what DeepSeek V3 caches per token and layer.
+@figure("model.deepseek-v3.layers", "count", "catalog: layers", [M_DS3], sig=None, decimals=0)
+def _(c): return c.models[DS3].layers
+
+
+@figure("model.deepseek-v3.kv_lora_rank", "count", "catalog: values in the compressed latent per token and layer", [M_DS3], sig=None, decimals=0)
+def _(c): return c.models[DS3].kv_lora_rank
+
+
+@figure("model.deepseek-v3.rope_dim", "count", "catalog: values of the positional (RoPE) key per token and layer", [M_DS3], sig=None, decimals=0)
+def _(c): return c.models[DS3].qk_rope_head_dim
+
+
+# DDR against HBM on one SN40L socket.
+@figure("ratio.sn40l.hbm_over_ddr", "ratio", "HBM bandwidth per SN40L socket ÷ DDR bandwidth per socket", [D_SN40L], sig=2)
+def _(c): return c.devices[SN40L].tier("HBM").bytes_per_s / c.devices[SN40L].tier("DDR").bytes_per_s
