@@ -369,11 +369,11 @@ def _(c): return _datum(c, "gpu-rack-power-w")
 def _(c): return c.racks["dgx-h100-x4"].power_w
 
 
-@figure("claimed.utilisation.decode", "percent", "as claimed (catalog): GPU utilisation during decode", ["data.decode-gpu-utilisation"], decimals=0)
+@figure("claimed.utilisation.decode", "percent", "as claimed (catalog): GPU utilization during decode", ["data.decode-gpu-utilisation"], decimals=0)
 def _(c): return _datum(c, "decode-gpu-utilisation")
 
 
-@figure("claimed.utilisation.prefill", "percent", "as claimed (catalog): GPU utilisation during prefill, at least", ["data.prefill-gpu-utilisation"], decimals=0)
+@figure("claimed.utilisation.prefill", "percent", "as claimed (catalog): GPU utilization during prefill, at least", ["data.prefill-gpu-utilisation"], decimals=0)
 def _(c): return _datum(c, "prefill-gpu-utilisation")
 
 

@@ -14,6 +14,8 @@ What is checked (module):
   links, charts and calculators, section by section; counts match lists;
 - po: the locale files (syntax, duplicates, placeholders, markup; missing
   and fuzzy entries as warnings);
+- terms: the termbase files (locales/terms/) and the terms they forbid in
+  pages, locale files and chart labels; US spelling in English;
 - sitebuild/translations.py: stale, unreviewed and missing translations.
 """
 
@@ -22,7 +24,7 @@ from __future__ import annotations
 import pathlib
 
 from ..strings import SOURCE_LANG
-from . import numbers, parity, po, refs
+from . import numbers, parity, po, refs, terms
 from .project import Project
 from .report import ERROR, WARNING, Problem, errors, lines
 
@@ -123,5 +125,6 @@ def run(root, langs=None, macros: dict | None = None, project: Project | None = 
     found = page_checks(project) + translation_checks(project)
     found += locale_checks(project)[0]
     found += refs.unused_catalog(project) + refs.locale_usage(project)
+    found += terms.check(project)
     found += translations.problems(translations.statuses(project.root, project.langs, project.pages))
     return sorted(set(found), key=lambda p: (p.path, p.line, p.severity, p.code, p.message))
