@@ -116,10 +116,10 @@ def figure_html(id: str, text: str, lang: str, art: str | None = None, noun: str
     html = f'<span class="fig" data-fig="{escape(id)}">{escape(text)}</span>'
     if art is not None:
         with_article = grammar.article(text, art, lang)
-        html = escape(with_article[: len(with_article) - len(text)]) + html
+        html = escape(with_article[: len(with_article) - len(text)], quote=False) + html
     if noun is not None:
         t = termbase.load(ROOT, lang).get(noun)
-        html += "\u00a0" + escape(grammar.noun_form(text, lang, t.term, t.plural))
+        html += "\u00a0" + escape(grammar.noun_form(text, lang, t.term, t.plural), quote=False)
     return html
 
 
