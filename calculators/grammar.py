@@ -127,6 +127,12 @@ def article(text: str, form: str, locale: str = "it") -> str:
 _ONE_WORDS = {"de": ("eins", "ein", "eine"), "en": ("one",), "da": ("en", "et"), "it": ("uno", "un", "una")}
 
 
+def written_forms(form: str) -> set:
+    """Every way `form` ("al") can be written before a number: {"al", "all'", "allo"}."""
+    prep, gn = ARTICLES[form]
+    return {b if not prep else _PREPS[prep] + _WITH_PREP[b] for b in _FORMS[gn].values()}
+
+
 def plural_category(text: str, locale: str) -> str:
     """CLDR cardinal category ("one" or "other") of a printed number, by its operands i, v, t."""
     ops = _operands(text, locale)

@@ -141,10 +141,8 @@ def page_status(root: pathlib.Path, lang: str, name: str, german=None, translati
     now = record(german.text)
     if now[HASH_KEY] == str(stored_hash) and now[SECTIONS_KEY] == [str(s) for s in stored]:
         return PageStatus(lang, name, CURRENT)
-    commit = translation.meta.get(history.COMMIT_KEY) or history.find_commit(
-        root, f"docs/{SOURCE_LANG}/{name}", lambda text: record(text)[HASH_KEY] == str(stored_hash))
-    status = PageStatus(lang, name, STALE, commit=str(commit) if commit else None)
-    status.behind = history.behind(root, status.commit, f"docs/{SOURCE_LANG}/{name}")
+    status = PageStatus(lang, name, STALE)
+    status.commit, status.behind = _reviewed_commit(root, f"docs/{SOURCE_LANG}/{name}", translation.meta, str(stored_hash))
     de_lines, tr_lines = _section_lines(german), _section_lines(translation)
     headings = [s.heading.text if s.heading else None for s in german.sections]
     ops = difflib.SequenceMatcher(a=[str(s) for s in stored], b=now[SECTIONS_KEY], autojunk=False).get_opcodes()
@@ -157,6 +155,23 @@ def page_status(root: pathlib.Path, lang: str, name: str, german=None, translati
         if tag in ("replace", "delete"):
             status.removed += max(0, (i2 - i1) - (j2 - j1))
     return status
+
+
+def _reviewed_commit(root: pathlib.Path, german_rel: str, meta: dict, stored_hash: str) -> tuple:
+    """(commit, history.Behind) of the German version a translation was reviewed against.
+
+    The recorded source_commit if this clone has it; otherwise (not recorded
+    yet, or lost to a squash or a shallow clone) the newest commit whose
+    German text has the recorded hash, if the history holds one.
+    """
+    recorded = meta.get(history.COMMIT_KEY)
+    recorded = str(recorded) if recorded else None
+    found = history.behind(root, recorded, german_rel)
+    if found.commits is None:
+        alt = history.find_commit(root, german_rel, lambda text: record(text)[HASH_KEY] == stored_hash)
+        if alt:
+            return alt, history.behind(root, alt, german_rel)
+    return recorded, found
 
 
 def page_names(root: pathlib.Path) -> list:

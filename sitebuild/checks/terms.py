@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import re
 
+from calculators import grammar
+
 from .. import spelling, termbase
 from .report import ERROR, WARNING, Problem
 
@@ -83,7 +85,7 @@ IT_ARTICLE_SEVERITY = WARNING
 # An Italian article or articulated preposition directly before a figure or claim macro.
 _IT_ARTICLE = re.compile(
     r"(?i)(?<![\w'’])(il|lo|la|i|gli|le|l['’]"
-    r"|(?:de|a|da|ne|su)(?:l|llo|lla|i|gli|lle|ll['’]))\s*(?=\{\{-?\s*(?:fig|claim)\()")
+    r"|(?:de|a|da|ne|su)(?:l|llo|lla|i|gli|lle|ll['’]))\s*(?=\{\{-?\s*(?:fig|claim)\(\s*[\"']([^\"']*))")
 
 
 def italian_articles(page) -> list:
@@ -93,17 +95,17 @@ def italian_articles(page) -> list:
         if not page.prose[m.start()].strip():
             continue       # inside code, a comment or front matter
         out.append(Problem(page.rel, _line(page.text, m.start()), IT_ARTICLE_SEVERITY, "it-article",
-                           f"article {m.group(1)!r} typed before a figure: the number decides it "
-                           f"(il 13 %, l'11 %, lo 0,3 %); drop it and write {{{{ fig(\"…\", art=\"{_base(m.group(1))}\") }}}}"))
+                           f"article {m.group(1)!r} typed before figure {m.group(2)!r}: the number decides it "
+                           f"(il 13%, l'11%, lo 0,3%); drop it and write {{{{ fig(\"…\", art=\"{_base(m.group(1))}\") }}}}"))
     return out
 
 
 def _base(article: str) -> str:
-    """The preposition a typed form stands for, as fig(art=...) takes it ("al" -> "a", "il" -> "il")."""
-    a = article.lower().replace("’", "'")
-    for prep in ("de", "da", "ne", "su", "a"):
-        if a.startswith(prep) and a not in ("la", "lo", "le", "l'") and len(a) > len(prep):
-            return {"de": "di", "ne": "in"}.get(prep, prep)
+    """The form fig(art=...) takes for a typed article: the one used before a consonant ("all'" -> "al")."""
+    typed = article.lower().replace("’", "'")
+    for form in grammar.ARTICLES:          # masculine first: percentages and numbers are masculine
+        if typed in grammar.written_forms(form):
+            return form
     return "il"
 
 
