@@ -7,6 +7,13 @@ page's file.locale would name the source language, not the page's).
 
 Page macros:
   {{ fig("id") }}            a figure, formatted for the page's language
+  {{ fig("id", art="al") }}  Italian: with the article or articulated preposition the number
+                             takes (al 13%, all'11%, allo 0,3%); name the form used before a
+                             consonant: il i la le, del dei della delle, al ai ..., sul sui ...
+  {{ fig("id", noun="kv-head") }}  followed by the termbase term in the singular or plural the
+                             number takes ("1 KV-Kopf", "8 KV-Köpfe"); calculators/grammar.py
+  {{ term("kv-cache") }}     a term as the language's termbase writes it (locales/terms/<lang>.toml);
+                             cap=True starts it with a capital (glossary headings), plural=True
   {{ src("measurements.x") }} a footnote marker for a catalog entry's source; the
                              page's source list (linked titles, access dates) is appended
   {{ chart("name") }}        an inline SVG chart (calculators/charts.py)
@@ -27,8 +34,8 @@ from html import escape
 
 from mkdocs.utils import get_relative_url
 
-from calculators import catalog, charts, figures
-from sitebuild import citations, glossary, provenance, runtime, tables, translations, widgets
+from calculators import catalog, charts, figures, grammar
+from sitebuild import citations, glossary, provenance, runtime, tables, termbase, translations, widgets
 from sitebuild.checks import claim as claims_in_prose
 from sitebuild.checks import usage
 from sitebuild.strings import Strings
@@ -45,13 +52,20 @@ def define_env(env):
         return STRINGS.get(msgid, lang(), context)
 
     @env.macro
-    def fig(id: str) -> str:
-        """A figure as a link to its row on the sources page; the popover script explains it in place."""
+    def fig(id: str, *, art: str | None = None, noun: str | None = None) -> str:
+        """A figure as a link to its row on the sources page (the popover script explains it in place),
+        with the Italian article before it and the counted noun after it where the page asks."""
         f = figures.get(id)
         usage.record(lang(), env.page.file.src_uri, id)   # the build hook compares this with the sources
         _FIGS_ON_PAGE.append(id)
         href = f"{_page_url(env, lang(), 'sources/')}#fig-{escape(id)}"
-        return f'<a class="fig" href="{href}" data-fig="{escape(id)}">{escape(f.format(lang()))}</a>'
+        return figure_html(id, f.format(lang()), lang(), art, noun, href)
+
+    @env.macro
+    def term(id: str, cap: bool = False, plural: bool = False) -> str:
+        t = termbase.load(ROOT, lang()).get(id)
+        word = (t.plural or t.term) if plural else t.term
+        return escape(word[:1].upper() + word[1:] if cap else word)
 
     @env.macro
     def src(ref: str) -> str:
@@ -78,18 +92,39 @@ def define_env(env):
         return escape(tr(msgid, context))
 
     @env.macro
-    def claim(id: str, about=None, at_least=None, at_most=None, scale: float = 1.0, tolerance: float | None = None) -> str:
+    def claim(id: str, about=None, at_least=None, at_most=None, scale: float = 1.0, tolerance: float | None = None, *,
+              art: str | None = None, noun: str | None = None) -> str:
         """A figure whose value the sentence states: printed like fig(); off by more than the tolerance, the build fails."""
         problem = claims_in_prose.evaluate(id, figures.registry(), about=about, at_least=at_least, at_most=at_most,
                                            scale=scale, tolerance=tolerance)
         if problem:
             raise ValueError(f"docs/{env.page.file.src_uri}: {problem}")
-        return fig(id)
+        return fig(id, art=art, noun=noun)
 
     env.macro(lambda: translations.status_page(ROOT, tr), "translation_status")
     env.macro(lambda: tables.sources_table(lang(), tr), "sources_table")
     env.macro(lambda: tables.figures_table(lang(), tr), "figures_table")
     env.macro(lambda: tables.factcheck_table(lang(), tr), "factcheck_table")
+
+
+def figure_html(id: str, text: str, lang: str, art: str | None = None, noun: str | None = None, href: str | None = None) -> str:
+    """A figure (a link to its sources row, or a span), with the Italian article before it and the counted noun after it, agreeing with `text`.
+
+    The span holds the figure alone (what the tests and the browser compare);
+    the words around it come from calculators/grammar.py, which the browser
+    runs too, and the noun forms from the page language's termbase.
+    """
+    if href is None:
+        html = f'<span class="fig" data-fig="{escape(id)}">{escape(text)}</span>'
+    else:
+        html = f'<a class="fig" href="{href}" data-fig="{escape(id)}">{escape(text)}</a>'
+    if art is not None:
+        with_article = grammar.article(text, art, lang)
+        html = escape(with_article[: len(with_article) - len(text)], quote=False) + html
+    if noun is not None:
+        t = termbase.load(ROOT, lang).get(noun)
+        html += "\u00a0" + escape(grammar.noun_form(text, lang, t.term, t.plural), quote=False)
+    return html
 
 
 # How often each calculator has appeared on the page being rendered (its ids must stay unique).

@@ -132,7 +132,7 @@ def kv_vs_context(locale: str, tr, cat: catalog.Catalog | None = None) -> str:
         body += _line(xs, ys, pts, i, m.name)
     values = {f"m{i}": fmt.format_quantity(pts[-1][1] * 1e9, "bytes", locale) for i, (_, pts) in enumerate(series, 1)}
     desc = tr("At {context} tokens the cache holds {m1} for Llama 3.1 70B (grouped-query attention), "
-              "{m2} for DeepSeek V3 (latent attention) and {m3} for gpt-oss-120b (its sliding-window layers stop growing).").format(
+              "{m2} for DeepSeek V3 (multi-head latent attention) and {m3} for gpt-oss-120b (its sliding-window layers stop growing).").format(
         context=fmt.format_quantity(top, "tokens", locale), **values)
     return _frame("chart-kv-context", tr("KV cache grows with context, at a slope set by the attention design"), desc, body)
 

@@ -123,7 +123,7 @@ def _step70(cat, precision="bf16", **kw):
 
 # ------------------------------------------------- section 2: KV cache size
 
-@figure("kv.llama70b.bytes_per_token", "bytes", "layers × 2 (K and V) × KV heads × head dim × bytes per value (BF16: 2)", [M_L70], sig=None, decimals=0, unit="B")
+@figure("kv.llama70b.bytes_per_token", "bytes", "layers × 2 (K and V) × KV heads × head dimension × bytes per value (BF16: 2)", [M_L70], sig=None, decimals=0, unit="B")
 def _(c): return M.kv_bytes_per_token(c.models[L70], "bf16")
 
 
@@ -150,7 +150,7 @@ for _ctx in S.CONTEXTS:
     @figure(f"kv.llama70b.total.{_ctx}", "bytes", "KV bytes per token × context tokens", [M_L70])
     def _(c, n=_ctx): return M.kv_bytes(c.models[L70], n)
 
-    @figure(f"kv.llama70b.total_gib.{_ctx}", "bytes", "the same total in binary gibibytes (2^30 B)", [M_L70], unit="GiB")
+    @figure(f"kv.llama70b.total_gib.{_ctx}", "bytes", "the same total in binary gibibytes (2^30 bytes)", [M_L70], unit="GiB")
     def _(c, n=_ctx): return M.kv_bytes(c.models[L70], n)
 
 
@@ -188,7 +188,7 @@ def _(c): return _step70(c).compute_s
 def _(c): return _step70(c, "fp8").compute_s
 
 
-@figure("weights.llama70b.bytes", "bytes", "parameters × 2 B (BF16)", [M_L70])
+@figure("weights.llama70b.bytes", "bytes", "parameters × 2 bytes (BF16)", [M_L70])
 def _(c): return M.weight_bytes_stored(c.models[L70])
 
 
@@ -369,11 +369,11 @@ def _(c): return _datum(c, "gpu-rack-power-w")
 def _(c): return c.racks["dgx-h100-x4"].power_w
 
 
-@figure("claimed.utilisation.decode", "percent", "as claimed (catalog): GPU utilisation during decode", ["data.decode-gpu-utilisation"], decimals=0)
+@figure("claimed.utilisation.decode", "percent", "as claimed (catalog): GPU utilization during decode", ["data.decode-gpu-utilisation"], decimals=0)
 def _(c): return _datum(c, "decode-gpu-utilisation")
 
 
-@figure("claimed.utilisation.prefill", "percent", "as claimed (catalog): GPU utilisation during prefill, at least", ["data.prefill-gpu-utilisation"], decimals=0)
+@figure("claimed.utilisation.prefill", "percent", "as claimed (catalog): GPU utilization during prefill, at least", ["data.prefill-gpu-utilisation"], decimals=0)
 def _(c): return _datum(c, "prefill-gpu-utilisation")
 
 
@@ -465,7 +465,7 @@ def _(c): return S.SPEED_PROMPT
 def _(c): return S.SPEED_OUTPUT
 
 
-@figure("speed.ttft", "seconds", "(prompt × 2 × params + causal attention) ÷ (GPUs × BF16 peak)", [M_L70, D_H100])
+@figure("speed.ttft", "seconds", "(prompt × 2 × parameters + causal attention) ÷ (GPUs × BF16 peak)", [M_L70, D_H100])
 def _(c): return M.prefill_time(c.models[L70], c.devices[H100], S.SPEED_PROMPT, devices=S.SPEED_DEVICES)
 
 
@@ -725,7 +725,7 @@ def _(c): return M._bytes("fp8")
 def _(c): return M._bytes("mxfp4") * 8
 
 
-@figure("weights.gpt-oss-120b.bytes_bf16", "bytes", "Σ weight groups × 2 B (every group in BF16)", [M_GPT])
+@figure("weights.gpt-oss-120b.bytes_bf16", "bytes", "Σ weight groups × 2 bytes (every group in BF16)", [M_GPT])
 def _(c): return M.weight_bytes_stored(c.models[GPT], "bf16")
 
 

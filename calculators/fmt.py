@@ -18,6 +18,8 @@ import re
 from decimal import Decimal
 
 __all__ = [
+    "BILLION_SYMBOL",
+    "BYTE_SYMBOL",
     "LOCALES",
     "NBSP",
     "ParseError",
@@ -207,7 +209,7 @@ _KINDS = {
     "flop_per_s": (_si([p + "FLOP/s" for p in _FLOP_PREFIXES]), NBSP, "FLOP/s"),
     "watts": (_si(["W", "kW", "MW"]), NBSP, "W"),
     "joules": (_si(["mJ", "J", "kJ", "MJ"], -3), NBSP, "J"),
-    "params": (_si(["", "K", "M", "B", "T"]), "", ""),
+    "params": (_si(["", "K", "M", "G", "T"]), NBSP, ""),
     "seconds": (
         _si(["ns", MICRO + "s", "ms", "s"], -9)
         + [("min", Decimal(60), Decimal(120)), ("h", Decimal(3600), Decimal(7200))],
@@ -220,6 +222,61 @@ _KINDS = {
     "count": ([("", Decimal(1), Decimal(0))], "", ""),
     "bits": ([("bit", Decimal(1), Decimal(0))], NBSP, "bit"),   # bits stored per parameter
 }
+
+# Words CLDR writes differently, chosen once for this site (issue 11): a count
+# of parameters is never written with "B" (that is the byte), and a bare byte
+# count is spelled out.  Keys are the canonical symbols above; "G" of params
+# means 10**9 (a billion parameters).  English "bytes" has a singular.
+#
+# Where this leaves CLDR's compact forms: German ("Mrd.") and Danish ("mia.")
+# are CLDR's short decimal format; English CLDR writes "70.6B" and Italian
+# "70,6 Mld", and the byte is the unit symbol "B" everywhere.  On this site, where the same paragraph may hold
+# "141 GB" of weights and "70.6 billion" parameters, "70.6B" reads as bytes.
+# So billions of parameters get a word-like abbreviation per language with a
+# space ("70,6 Mrd.", "70.6 bn", "70,6 mia.", "70,6 mld."), and a bare byte
+# count is a word ("512 Byte", "512 bytes", "512 byte").  Prefixed units
+# (GB, TB/s) are international symbols and stay.  tests/test_fmt.py compares
+# with Babel where CLDR applies and pins these deviations by hand.
+_LOCAL_UNITS = {
+    "params": {
+        "de": {"K": "Tsd.", "M": "Mio.", "G": "Mrd.", "T": "Bio."},
+        "en": {"K": "K", "M": "M", "G": "bn", "T": "tn"},
+        "da": {"K": "t.", "M": "mio.", "G": "mia.", "T": "bio."},
+        "it": {"K": "mila", "M": "mln", "G": "mld.", "T": "bln"},
+    },
+    "bytes": {
+        "de": {"B": "Byte"},
+        "en": {"B": "bytes"},
+        "da": {"B": "byte"},
+        "it": {"B": "byte"},
+    },
+}
+# A singular where the language has one after exactly 1 (English only: "1 byte").
+_SINGULAR = {("bytes", "en", "bytes"): "byte"}
+
+BILLION_SYMBOL = {lang: units["G"] for lang, units in _LOCAL_UNITS["params"].items()}
+BYTE_SYMBOL = {lang: units["B"] for lang, units in _LOCAL_UNITS["bytes"].items()}
+
+
+def _local_unit(kind: str, symbol: str, locale: str, number: Decimal) -> str:
+    """The symbol as this locale writes it (canonical symbol when it has no own word)."""
+    word = _LOCAL_UNITS.get(kind, {}).get(locale, {}).get(symbol, symbol)
+    if number == 1:
+        word = _SINGULAR.get((kind, locale, word), word)
+    return word
+
+
+def _canonical_unit(kind: str, unit: str) -> str:
+    """A unit named in any locale's words ("Mrd.", "bytes") as its canonical symbol ("G", "B")."""
+    for words in _LOCAL_UNITS.get(kind, {}).values():
+        for canonical, word in words.items():
+            if unit == word:
+                return canonical
+    for (k, _, plural), singular in _SINGULAR.items():
+        if k == kind and unit == singular:
+            return _canonical_unit(kind, plural)
+    return unit
+
 
 # Binary units are never chosen automatically, only when named (DESIGN: SI by
 # default, GiB only when a figure says so).
@@ -241,6 +298,7 @@ def _pick_unit(units, magnitude: Decimal):
 def _forced_unit(kind: str, units, unit: str):
     """Look up a unit the caller named; a unit of another kind is a bug."""
     table = {u[0]: u[1] for u in units} | _BINARY.get(kind, {})
+    unit = _canonical_unit(kind, unit)
     if unit not in table:
         raise ValueError(f"unit {unit!r} is not a unit of {kind!r}; "
                          f"choose from {', '.join(table)}")
@@ -268,8 +326,10 @@ def format_quantity(value, kind: str, locale: str, *, sig: int | None = None,
     The unit is scaled in SI steps so that the number is at least 1 (bytes,
     FLOP, W, J, s; seconds also use min from 120 s and h from 7200 s); ``unit``
     forces one (and allows KiB..TiB for bytes).  Rounding (``sig``, default
-    3, or ``decimals``) happens in the chosen unit.  "params" is written like
-    a model size ("70.6B", no space), "ratio" as "4.75×"; "tokens" and
+    3, or ``decimals``) happens in the chosen unit.  "params" is written with
+    the locale's word for thousand/million/billion ("70,6 Mrd.", "70.6 bn",
+    see _LOCAL_UNITS), a bare byte count with the locale's word for byte
+    ("512 Byte", "1 byte"); "ratio" as "4.75×"; "tokens" and
     "count" are plain numbers, exact unless a rounding is given.
     """
     _symbols(locale)
@@ -295,6 +355,7 @@ def format_quantity(value, kind: str, locale: str, *, sig: int | None = None,
         else:
             symbol, r = _scale_and_round(d, units, rounding)
     number = _render(r, locale)
+    symbol = _local_unit(kind, symbol, locale, r)
     return f"{number}{sep}{symbol}" if symbol else number
 
 

@@ -7,7 +7,7 @@ exactly what the build printed (DESIGN invariant 2).
 
 from __future__ import annotations
 
-from . import claims, figures, fmt, ui
+from . import claims, figures, fmt, grammar, ui
 
 
 def snapshot() -> dict:
@@ -19,5 +19,11 @@ def snapshot() -> dict:
         out[f"claim:{res.claim.n}:verdict"] = res.verdict
         for i, part in enumerate(res.parts):
             out[f"claim:{res.claim.n}:part{i}"] = f"{part.verdict}:{part.matched}"
+    for fig in figures.registry().values():       # the words that agree with each figure (calculators/grammar.py)
+        if fig.kind in ("percent", "count", "tokens", "words") and not fig.is_range:
+            it = fig.format("it")
+            out[f"grammar:{fig.id}:it"] = grammar.article(it, "al")
+            for loc in fmt.LOCALES:
+                out[f"grammar:{fig.id}:{loc}:n"] = grammar.plural_category(fig.format(loc), loc)
     out.update(ui.snapshot())  # the calculators: defaults, a change and a rejected input, with charts
     return out

@@ -11,7 +11,8 @@ once per rebuild under `mkdocs serve`).
   SITE_CHECKS=off skips them (for `make bench`'s comparison, or a quick look).
 - on_page_markdown: a stale or unreviewed translation, or a page shown in
   German because its translation is missing, gets a short notice in the
-  page's language.
+  page's language (a stale one says how many changes behind the German
+  page it is, from git, and links to it).
 - on_post_build: the figures the macros rendered must be the ones the checks
   read on the sources (nothing reached a page around them).
 """
@@ -25,6 +26,7 @@ from collections import Counter
 
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
+from mkdocs.utils import get_relative_url
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -73,7 +75,7 @@ def on_pre_build(config, **kwargs):
     project = checks.Project(root, _languages(config), macros)
     problems = checks.run(root, project=project)
     _state["project"] = project
-    _state["status"] = {(s.lang, s.name): s.state for s in translations.statuses(root, project.langs, project.pages)}
+    _state["status"] = {(s.lang, s.name): s for s in translations.statuses(root, project.langs, project.pages)}
     _emit(problems)
     errs = checks.errors(problems)
     if errs:
@@ -81,11 +83,11 @@ def on_pre_build(config, **kwargs):
                           f"(SITE_CHECKS=off builds without the checks)")
 
 
-def _status(root: pathlib.Path, lang: str, name: str) -> str:
+def _status(root: pathlib.Path, lang: str, name: str):
     key = (lang, name)
     cache = _state.setdefault("status", {})
     if key not in cache:
-        cache[key] = translations.page_status(root, lang, name).state
+        cache[key] = translations.page_status(root, lang, name)
     return cache[key]
 
 
@@ -110,9 +112,17 @@ def on_page_markdown(markdown, page, config, files, **kwargs):
     src = pathlib.PurePosixPath(page.file.src_uri)
     name = "/".join(src.parts[1:]) if src.parts and src.parts[0] in LANGS else src.as_posix()
     shown_from = getattr(page.file, "locale", lang)
-    state = translations.MISSING if shown_from != lang else _status(root, lang, name)
-    text = translations.notice(state, _tr(lang))
+    status = None if shown_from != lang else _status(root, lang, name)
+    state = translations.MISSING if status is None else status.state
+    german_url = get_relative_url(_german_url(page.url or "", lang), page.url or "")
+    text = translations.notice(state, _tr(lang), getattr(status, "behind", None), german_url, lang)
     return translations.notice_markdown(markdown, text) if text else markdown
+
+
+def _german_url(url: str, lang: str) -> str:
+    """The German page's URL for a translated page's URL ("da/decode/" -> "decode/")."""
+    prefix = f"{lang}/"
+    return url[len(prefix):] if url.startswith(prefix) else url
 
 
 @event_priority(-200)  # after mkdocs-static-i18n has built the other languages

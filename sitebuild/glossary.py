@@ -1,12 +1,16 @@
 """Hover explanations for glossary terms, read from each language's glossary page.
 
-One source per language: docs/<lang>/glossary.md. Every `## Term` heading is
-a term; the first paragraph under it is the hover text. A term is marked on
-its first use in each section of a page (not at every use: twenty dotted
-underlines per paragraph read as noise), as a focusable <abbr> whose title
-Material's content.tooltips shows on hover, on keyboard focus and on a tap
-(a tap focuses it). The hover paragraph is plain text: a macro there would
-show as raw braces in a tooltip, so it is an error.
+One source per language: docs/<lang>/glossary.md. Every `## ` heading is a
+term, written `## {{ term("kv-cache", cap=True) }}` so that its word comes
+from the language's termbase (locales/terms/<lang>.toml; a plain heading
+must be a termbase term, sitebuild/checks/terms.py); the term's plural is
+matched too. The first paragraph under it is the hover text. A term is marked
+on its first use in each section of a page (not at every use: twenty dotted
+underlines per paragraph read as noise), as a focusable <abbr>; the page's
+explanation script (docs/assets/explain.js) shows the text on click, tap or
+keyboard, and without the script its title shows on hover. The hover
+paragraph is plain text: a macro there would show as raw braces in a
+tooltip, so it is an error.
 """
 
 from __future__ import annotations
@@ -15,6 +19,8 @@ import pathlib
 import re
 from functools import lru_cache
 from html import escape
+
+from . import termbase
 
 DOCS = pathlib.Path(__file__).resolve().parent.parent / "docs"
 SOURCE_LANG = "de"
@@ -35,7 +41,7 @@ def terms(lang: str, docs: pathlib.Path = DOCS) -> dict:
     for i, line in enumerate(lines):
         if not line.startswith("## "):
             continue
-        term = re.sub(r"\s*\{[^}]*\}\s*$", "", line[3:]).strip()  # drop an attribute list {#id}
+        term = _heading_term(line[3:], lang if path.parent.name == lang else SOURCE_LANG, docs.parent)
         para = []
         for j in range(i + 1, len(lines)):
             text = lines[j].strip()
@@ -51,6 +57,32 @@ def terms(lang: str, docs: pathlib.Path = DOCS) -> dict:
         if "{{" in hover or "{%" in hover:
             raise GlossaryError(f"{path}:{i + 1}: the first paragraph of {term!r} is its hover text and must be plain text (move the figure to the next paragraph)")
         out[term] = re.sub(r"[*_`]", "", hover)
+    return out
+
+
+_TERM_CALL = re.compile(r"""\{\{-?\s*term\(\s*["']([^"']+)["']\s*(?:,\s*cap\s*=\s*True\s*)?\)\s*-?\}\}""")
+
+
+def _heading_term(heading: str, lang: str, root: pathlib.Path) -> str:
+    """The term a heading names: a term("id") macro resolved in the termbase, or the heading's text."""
+    m = _TERM_CALL.search(heading)
+    if m:
+        word = termbase.load(root, lang).get(m.group(1)).term
+        return word[:1].upper() + word[1:]
+    return re.sub(r"\s*\{[^}]*\}\s*$", "", heading).strip()  # drop an attribute list {#id}
+
+
+def plurals(lang: str, root: pathlib.Path = DOCS.parent) -> dict:
+    """{term as headed: its plural} from the termbase, so that "KV-Caches" gets the hover of "KV-Cache"."""
+    try:
+        tb = termbase.load(root, lang)
+    except (termbase.TermbaseError, OSError):
+        return {}
+    out = {}
+    for t in tb.terms.values():
+        if t.plural and t.plural != t.term:
+            for form in (t.term, t.term[:1].upper() + t.term[1:]):
+                out[form] = t.plural if form == t.term else t.plural[:1].upper() + t.plural[1:]
     return out
 
 
@@ -121,6 +153,7 @@ def _canonical(shown: str, hover: dict) -> str:
 @lru_cache(maxsize=None)
 def _matcher(lang: str):
     """One compiled pattern for all spellings of a language's terms (longest first), and their hover texts."""
-    hover = {v: h for t, h in terms(lang).items() for v in variants(t)}
+    plural = plurals(lang)
+    hover = {v: h for t, h in terms(lang).items() for f in (t, plural.get(t)) if f for v in variants(f)}
     alternatives = "|".join(re.escape(v) for v in sorted(hover, key=len, reverse=True))
     return re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)"), hover

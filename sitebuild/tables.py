@@ -9,12 +9,17 @@ Markdown table parser.
 from __future__ import annotations
 
 import datetime as _dt
+import pathlib
 from functools import lru_cache
 from html import escape
 
 from babel.dates import format_date
 
-from calculators import catalog, claims, figures, fmt
+from calculators import catalog, claims, figures, fmt, grammar
+
+from . import termbase
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
 def _table(headers: list, rows: list, cls: str) -> str:
@@ -54,8 +59,10 @@ def _model_summary(m: catalog.Model, lang: str, tr) -> str:
         tr(m.attention, "attention"),
     ]
     if m.kv_heads:
-        parts.append(tr("{kv} KV heads of dimension {dim}").format(kv=fmt.format_number(m.kv_heads, lang),
-                                                                  dim=fmt.format_number(m.head_dim, lang)))
+        kv = fmt.format_number(m.kv_heads, lang)
+        head = termbase.load(ROOT, lang).get("kv-head")     # "1 KV-Kopf", "8 KV-Köpfe": the noun agrees with the count
+        parts.append(tr("{kv_heads} of dimension {dim}").format(kv_heads=f"{kv}\u00a0{grammar.noun_form(kv, lang, head.term, head.plural)}",
+                                                               dim=fmt.format_number(m.head_dim, lang)))
     groups = ", ".join(f"{escape(tr(g.group, 'weight-group'))}: {g.precision.upper()}" for g in m.weights)
     parts.append(groups)
     return "; ".join(parts)
@@ -130,7 +137,7 @@ def _part_cell(res_part: claims.PartResult, reg: dict, lang: str, tr) -> str:
 def factcheck_table(lang: str, tr) -> str:
     """The claims beside what the model computes, with the computed verdict and its reason."""
     reg = figures.registry()
-    heads = [tr("Claim"), tr("What the model computes"), tr("Verdict"), tr("Why")]
+    heads = [tr("Claim"), tr("The site's calculation"), tr("Verdict"), tr("Why")]
     rows = []
     for res in claims.results():
         c = res.claim

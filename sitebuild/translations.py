@@ -7,6 +7,7 @@ a hash of the German page and one per section at the time it was reviewed:
     ---
     source_hash: 1a2b3c4d5e6f
     source_sections: [0a1b2c3d, 4e5f6a7b, ...]
+    source_commit: 9f8e7d6c...   # the last commit of the German page at the review
     ---
 
 The hash covers words, figures and links, not formatting: re-wrapping a
@@ -14,6 +15,8 @@ paragraph, blank lines, list markers (- or *, 1. or 3.), emphasis markers
 and the spacing or quoting inside a macro call leave it unchanged, so only
 an edit in substance marks translations stale, and the sections that
 changed are named. `tools/translations.py reviewed <page>` writes the record.
+The commit (sitebuild/history.py) adds what the hashes cannot say: the
+German diff since the review and how many changes behind the translation is.
 
 The same module gives the published pages their notices (a stale or
 unreviewed translation, a page not translated yet) and renders the
@@ -32,6 +35,7 @@ from html import escape
 
 import yaml
 
+from . import history
 from .checks import source
 from .checks.report import WARNING, Problem
 from .strings import LANGS, SOURCE_LANG
@@ -105,6 +109,9 @@ class PageStatus:
     state: str
     changed: list = field(default_factory=list)    # [(German heading or None, German line, translation line)]
     removed: int = 0                               # German sections removed since the review
+    changed_index: list = field(default_factory=list)   # [(index now, index at the review or None)] of changed German sections
+    commit: str | None = None                      # source_commit recorded at the review
+    behind: history.Behind | None = None           # how far behind the German page (stale pages)
 
     @property
     def rel(self) -> str:
@@ -135,17 +142,36 @@ def page_status(root: pathlib.Path, lang: str, name: str, german=None, translati
     if now[HASH_KEY] == str(stored_hash) and now[SECTIONS_KEY] == [str(s) for s in stored]:
         return PageStatus(lang, name, CURRENT)
     status = PageStatus(lang, name, STALE)
+    status.commit, status.behind = _reviewed_commit(root, f"docs/{SOURCE_LANG}/{name}", translation.meta, str(stored_hash))
     de_lines, tr_lines = _section_lines(german), _section_lines(translation)
     headings = [s.heading.text if s.heading else None for s in german.sections]
     ops = difflib.SequenceMatcher(a=[str(s) for s in stored], b=now[SECTIONS_KEY], autojunk=False).get_opcodes()
     for tag, i1, i2, j1, j2 in ops:
         if tag in ("replace", "insert"):
             for j in range(j1, j2):
+                status.changed_index.append((j, i1 + j - j1 if tag == "replace" and i1 + j - j1 < i2 else None))
                 tr_line = tr_lines[j] if j < len(tr_lines) else 1
                 status.changed.append((headings[j] if j < len(headings) else None, de_lines[j] if j < len(de_lines) else 1, tr_line))
         if tag in ("replace", "delete"):
             status.removed += max(0, (i2 - i1) - (j2 - j1))
     return status
+
+
+def _reviewed_commit(root: pathlib.Path, german_rel: str, meta: dict, stored_hash: str) -> tuple:
+    """(commit, history.Behind) of the German version a translation was reviewed against.
+
+    The recorded source_commit if this clone has it; otherwise (not recorded
+    yet, or lost to a squash or a shallow clone) the newest commit whose
+    German text has the recorded hash, if the history holds one.
+    """
+    recorded = meta.get(history.COMMIT_KEY)
+    recorded = str(recorded) if recorded else None
+    found = history.behind(root, recorded, german_rel)
+    if found.commits is None:
+        alt = history.find_commit(root, german_rel, lambda text: record(text)[HASH_KEY] == stored_hash)
+        if alt:
+            return alt, history.behind(root, alt, german_rel)
+    return recorded, found
 
 
 def page_names(root: pathlib.Path) -> list:
@@ -175,11 +201,12 @@ def problems(sts: list) -> list:
     for s in sts:
         how = f"`make reviewed PAGE={s.rel}`"
         if s.state == STALE:
+            far = behind_words(s)
             for heading, de_line, tr_line in s.changed:
                 label = f"section '{heading}'" if heading else "the part before the first ## heading"
                 out.append(Problem(s.rel, tr_line, WARNING, "stale",
                                    f"stale: the German {label} (docs/{SOURCE_LANG}/{s.name}:{de_line}) changed since this "
-                                   f"translation was reviewed: update the translation, then run {how}"))
+                                   f"translation was reviewed{far}: update the translation, then run {how}"))
             if s.removed:
                 out.append(Problem(s.rel, 1, WARNING, "stale",
                                    f"stale: {s.removed} section(s) were removed from docs/{SOURCE_LANG}/{s.name} since this "
@@ -197,6 +224,30 @@ def problems(sts: list) -> list:
                                f"placeholder (a title only): not translated yet; translate it, or delete the file so "
                                f"readers get the German page with a notice"))
     return out
+
+
+def behind_words(s: PageStatus) -> str:
+    """' (2 changes behind, since 1a2b3c4d5e6f)' for a report line, or why the history is unknown."""
+    b = s.behind
+    if b is None:
+        return ""
+    if b.commits is None:
+        return f" ({b.reason})"
+    n = b.commits + (1 if b.uncommitted else 0)
+    extra = ", counting uncommitted edits" if b.uncommitted else ""
+    return f" ({n} change{'s' if n != 1 else ''} behind, since {s.commit[:12]}{extra})"
+
+
+def diff_lines(root: pathlib.Path, s: PageStatus) -> list:
+    """The German diff since the review, for the sections that changed (empty when git cannot say)."""
+    if s.state != STALE or not s.commit or s.behind is None or s.behind.reason:
+        return []
+    rel = f"docs/{SOURCE_LANG}/{s.name}"
+    old = history.text_at(root, s.commit, rel)
+    if old is None:
+        return []
+    now = (pathlib.Path(root) / rel).read_text(encoding="utf-8")
+    return history.section_diff(old, now, rel, s.commit, s.changed_index)
 
 
 # ------------------------------------------------------------ mark reviewed
@@ -218,8 +269,12 @@ def mark_reviewed(root: pathlib.Path, rel: str) -> dict:
     if page.errors and page.meta_line_count == 0 and text.startswith("---"):
         raise ValueError(f"{rel}: fix the front matter first ({page.errors[0][1]})")
     rec = record(german.read_text(encoding="utf-8"))
-    meta = {k: v for k, v in page.meta.items() if k not in (HASH_KEY, SECTIONS_KEY)}
+    meta = {k: v for k, v in page.meta.items() if k not in (HASH_KEY, SECTIONS_KEY, history.COMMIT_KEY)}
     meta.update(rec)
+    commit = history.last_commit(root, f"docs/{SOURCE_LANG}/{name}")
+    if commit:
+        meta[history.COMMIT_KEY] = commit
+        rec = {**rec, history.COMMIT_KEY: commit}
     body = "".join(text.splitlines(True)[page.meta_line_count:])
     head = yaml.safe_dump(meta, allow_unicode=True, sort_keys=False, default_flow_style=None, width=1000)
     path.write_text(f"---\n{head}---\n{body}", encoding="utf-8")
@@ -228,15 +283,38 @@ def mark_reviewed(root: pathlib.Path, rel: str) -> dict:
 
 # ------------------------------------------------------------ what readers see
 
-def notice(state: str, tr) -> str | None:
-    """The short localized notice a page shows, or None."""
+def notice(state: str, tr, behind: history.Behind | None = None, german_url: str | None = None, lang: str = SOURCE_LANG) -> str | None:
+    """The short localized notice a page shows, or None.
+
+    A stale page says how many changes (commits to the German page) it is
+    behind, when the history knows, and links to the German page.
+    """
+    if state == STALE and behind is not None and behind.commits is not None:
+        from calculators import fmt, grammar
+        n = behind.commits + (1 if behind.uncommitted else 0)
+        if n:
+            count = fmt.format_number(n, lang)
+            if grammar.plural_category(count, lang) == "one":
+                # TRANSLATORS: notice on a translated page whose German original changed once since its review.
+                text = tr("This translation is one change behind the German original.")
+            else:
+                # TRANSLATORS: notice on a translated page; {n} is the number of changes to the German original since its review (2 or more).
+                text = tr("This translation is {n} changes behind the German original.").format(n=count)
+            return text + _german_link(tr, german_url)
     if state in (STALE, UNREVIEWED):
         # TRANSLATORS: shown at the top of a translated page whose German original changed since it was translated.
-        return tr("This translation may be out of date: the German original has changed since it was translated.")
+        return tr("This translation may be out of date: the German original has changed since it was translated.") + \
+            _german_link(tr, german_url)
     if state == MISSING:
         # TRANSLATORS: shown at the top of a page that is not translated yet and is shown in German.
         return tr("This page has not been translated yet; it is shown in its German original.")
     return None
+
+
+def _german_link(tr, url: str | None) -> str:
+    # TRANSLATORS: link from a translation's notice to the German page it was translated from.
+    label = tr("Read the German original")
+    return f" [{label}]({url})" if url else ""
 
 
 def notice_markdown(markdown: str, text: str) -> str:

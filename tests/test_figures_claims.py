@@ -40,7 +40,10 @@ def test_figures_are_formatted_per_locale():
     kv = figures.get("kv.llama70b.total.8192")
     assert kv.format("en") == f"2.68{fmt.NBSP}GB"
     assert kv.format("de") == kv.format("da") == kv.format("it") == f"2,68{fmt.NBSP}GB"
-    assert figures.get("kv.llama70b.bytes_per_token").format("de") == f"327.680{fmt.NBSP}B"
+    assert figures.get("kv.llama70b.bytes_per_token").format("de") == f"327.680{fmt.NBSP}Byte"
+    assert figures.get("kv.llama70b.bytes_per_token").format("en") == f"327,680{fmt.NBSP}bytes"
+    # Llama 3.1 70B config.json: 70.55e9 parameters -> 70.6 billion; billions never as "B"
+    assert figures.get("params.llama70b").format("it") == f"70,6{fmt.NBSP}mld."
     assert figures.get("dataflow.differences").format("da") == "fire"
     assert figures.get("measured.aa-gpu-llama-3.1-70b").format("en") == f"49–71{fmt.NBSP}tok/s"
 

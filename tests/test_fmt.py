@@ -207,8 +207,9 @@ QUANTITIES = [
     (2.5 * 2**30, "bytes", {"unit": "GiB"}, "2.50 GiB", "2,50 GiB"),
     (2684354560, "bytes", {"unit": "MB"}, "2,680 MB", "2.680 MB"),
     (999.96e9, "bytes", {}, "1.00 TB", "1,00 TB"),              # 999.96 GB -> 1000 -> TB
-    (0, "bytes", {}, "0 B", "0 B"),
-    (512, "bytes", {}, "512 B", "512 B"),
+    (0, "bytes", {}, "0 bytes", "0 Byte"),                     # a bare byte count is a word (not CLDR)
+    (512, "bytes", {}, "512 bytes", "512 Byte"),
+    (1, "bytes", {"decimals": 0}, "1 byte", "1 Byte"),          # English singular after exactly 1
     (3.35e12, "bytes_per_s", {}, "3.35 TB/s", "3,35 TB/s"),
     (0.0421, "seconds", {}, "42.1 ms", "42,1 ms"),
     (2.5e-7, "seconds", {}, "250 ns", "250 ns"),
@@ -231,9 +232,9 @@ QUANTITIES = [
     (10200, "watts", {}, "10.2 kW", "10,2 kW"),
     (0.0005, "joules", {}, "0.500 mJ", "0,500 mJ"),
     (3.6e6, "joules", {}, "3.60 MJ", "3,60 MJ"),
-    (70.55e9, "params", {}, "70.6B", "70,6B"),                  # 70.55 -> 70.6 (half-even)
-    (120e9, "params", {}, "120B", "120B"),
-    (7.5e6, "params", {}, "7.50M", "7,50M"),
+    (70.55e9, "params", {}, "70.6 bn", "70,6 Mrd."),            # 70.55 -> 70.6 (half-even); not CLDR's "70.6B"
+    (120e9, "params", {}, "120 bn", "120 Mrd."),
+    (7.5e6, "params", {}, "7.50 M", "7,50 Mio."),
     (950, "params", {}, "950", "950"),
     (4.7512, "ratio", {}, "4.75×", "4,75×"),
     (4, "count", {}, "4", "4"),
@@ -284,6 +285,7 @@ def test_scaled_number_is_in_range(value, locale, kind):
     magnitude = parse_number(number, locale)
     largest = fmt._KINDS[kind][0][-1][0]
     smallest = fmt._KINDS[kind][0][0][0]
+    smallest = fmt._local_unit(kind, smallest, locale, magnitude)   # "B" is written "Byte", "bytes"...
     assert magnitude < 1000 or unit == largest
     assert magnitude >= 1 or unit == smallest
 
@@ -502,3 +504,41 @@ def test_fmt_imports_only_the_standard_library():
         elif isinstance(node, ast.ImportFrom) and node.level == 0:
             names.add(node.module.split(".")[0])
     assert names <= set(sys.stdlib_module_names) | {"__future__"}, names
+
+
+# --------------------------------------------------------------------------
+# Billions and bytes: the site's own words, where CLDR's compact forms clash
+# --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("locale, billions, trillions, bytes_, one_byte", [
+    ("de", "70,6 Mrd.", "1,6 Bio.", "512 Byte", "1 Byte"),
+    ("en", "70.6 bn", "1.6 tn", "512 bytes", "1 byte"),
+    ("da", "70,6 mia.", "1,6 bio.", "512 byte", "1 byte"),
+    ("it", "70,6 mld.", "1,6 bln", "512 byte", "1 byte"),
+])
+def test_billions_and_bytes_have_distinct_words_per_locale(locale, billions, trillions, bytes_, one_byte):
+    nb = lambda s: s.replace(" ", NBSP)  # noqa: E731
+    assert format_quantity(70.55e9, "params", locale) == nb(billions)
+    assert format_quantity(1.6e12, "params", locale, sig=2) == nb(trillions)
+    assert format_quantity(512, "bytes", locale) == nb(bytes_)
+    assert format_quantity(1, "bytes", locale, decimals=0) == nb(one_byte)
+    # the billion is never written "B", which is the byte symbol of GB, TB/s
+    assert not format_quantity(70.55e9, "params", locale).endswith("B")
+    assert fmt.BILLION_SYMBOL[locale] == billions.split(" ")[1]
+
+
+@pytest.mark.parametrize("locale, same_as_cldr", [("de", True), ("da", True), ("en", False), ("it", False)])
+def test_compact_billion_against_cldr(locale, same_as_cldr):
+    """German and Danish write billions as CLDR does; English ("70.6B": B is the byte) and
+    Italian ("Mld", where the site chose "mld.") deviate on purpose. Pinned so a Babel update is noticed."""
+    from babel.numbers import format_compact_decimal
+    cldr = format_compact_decimal(70.55e9, format_type="short", locale=locale, fraction_digits=1)
+    ours = format_quantity(70.55e9, "params", locale)
+    assert cldr.replace(NBSP, "").startswith(ours.split(NBSP)[0])   # same digits either way
+    assert (cldr == ours) is same_as_cldr
+
+
+def test_a_forced_unit_may_be_named_in_any_locales_words():
+    """Ranges re-use the upper end's unit as printed ("Mrd."), so the localized word must be accepted."""
+    assert format_quantity(49e9, "params", "de", unit="Mrd.") == "49,0" + NBSP + "Mrd."
+    assert format_quantity(2, "bytes", "en", unit="bytes", decimals=0) == "2" + NBSP + "bytes"

@@ -4,7 +4,9 @@
     .venv/bin/python tools/translations.py reviewed docs/da/decode.md [...]   (make reviewed PAGE=...)
 
 The report runs the same checks as the build (sitebuild/checks) and lists
-every finding with file and line, grouped by language; it exits non-zero
+every finding with file and line, grouped by language, and for a stale
+page the German diff since the review and how many changes behind it is
+(sitebuild/history.py); it exits non-zero
 only when there is an error (a warning, such as a stale page or an
 untranslated string, leaves the build green). `reviewed` records in the
 translation's front matter which German version it now matches, after
@@ -58,6 +60,8 @@ def report(root: pathlib.Path, out=sys.stdout) -> int:
               f"{c.get('fuzzy', 0)} fuzzy, {c.get('extra', 0)} extra, {c.get('unused', 0)} unused", file=out)
         for line in checks.lines(by_lang.get(lang, []), summarize=False, annotations=False):
             print(line, file=out)
+        for s in mine:
+            _print_changes(root, s, out)
         print(file=out)
     others = by_lang.get(None, [])
     if others:
@@ -68,6 +72,19 @@ def report(root: pathlib.Path, out=sys.stdout) -> int:
     n_err = len(checks.errors(problems))
     print(f"{n_err} error(s), {len(problems) - n_err} warning(s)", file=out)
     return 1 if n_err else 0
+
+
+def _print_changes(root: pathlib.Path, s, out) -> None:
+    """For a stale page: how far behind it is, and the German diff of the changed sections since the review."""
+    if s.state != translations.STALE:
+        return
+    german = f"docs/{SOURCE_LANG}/{s.name}"
+    print(f"--- {s.rel}: what changed in {german} since the review{translations.behind_words(s)}", file=out)
+    diff = translations.diff_lines(root, s)
+    if not diff:
+        print("    (no diff available: the sections named above changed; compare them with the German page)", file=out)
+    for line in diff:
+        print(f"    {line}", file=out)
 
 
 def reviewed(root: pathlib.Path, pages: list, out=sys.stdout) -> int:
@@ -85,7 +102,12 @@ def reviewed(root: pathlib.Path, pages: list, out=sys.stdout) -> int:
             status = 1
             continue
         german = f"docs/{SOURCE_LANG}/{'/'.join(pathlib.PurePosixPath(rel).parts[2:])}"
-        print(f"{rel}: marked as reviewed against {german} (source_hash {rec[translations.HASH_KEY]})", file=out)
+        commit = rec.get(translations.history.COMMIT_KEY)
+        at = f", commit {commit[:12]}" if commit else ", no git commit (not a git checkout, or the German page was never committed)"
+        print(f"{rel}: marked as reviewed against {german} (source_hash {rec[translations.HASH_KEY]}{at})", file=out)
+        if commit and translations.history.has_uncommitted(root, german):
+            print(f"{rel}: note: {german} has uncommitted edits; the record names its last commit, "
+                  f"so commit the German page first for an exact count of changes", file=out)
         lang = pathlib.PurePosixPath(rel).parts[1]
         left = [p for p in checks.run(root, [lang]) if p.path == rel and p.severity == checks.ERROR]
         for line in checks.lines(left, annotations=False):

@@ -16,6 +16,8 @@ What is checked (module):
   and fuzzy entries as warnings);
 - formulas: every formula object gives its figure's value (what the
   popover next to a number shows must add up);
+- terms: the termbase files (locales/terms/) and the terms they forbid in
+  pages, locale files and chart labels; US spelling in English;
 - sitebuild/translations.py: stale, unreviewed and missing translations.
 """
 
@@ -25,7 +27,7 @@ import pathlib
 
 from ..strings import SOURCE_LANG
 from . import formulas as formula_objects
-from . import numbers, parity, po, refs
+from . import numbers, parity, po, refs, terms
 from .project import Project
 from .report import ERROR, WARNING, Problem, errors, lines
 
@@ -127,5 +129,6 @@ def run(root, langs=None, macros: dict | None = None, project: Project | None = 
     found += locale_checks(project)[0]
     found += refs.unused_catalog(project) + refs.locale_usage(project)
     found += formula_objects.check(project.figures, project.root)
+    found += terms.check(project)
     found += translations.problems(translations.statuses(project.root, project.langs, project.pages))
     return sorted(set(found), key=lambda p: (p.path, p.line, p.severity, p.code, p.message))

@@ -93,12 +93,12 @@ def figures(src, tr) -> list:
     """Same fig()/claim() calls (ids and arguments), in the same order, per section."""
     aligned = _sections_align(src, tr)
     pick = lambda p: [m for m in p.macros if m.name in FIGURE_MACROS]
-    return _compare(src, tr, pick(src), pick(tr), lambda m: m.call, "figure", "figure-parity", aligned)
+    return _compare(src, tr, pick(src), pick(tr), lambda m: m.core_call, "figure", "figure-parity", aligned)
 
 
 def _heading_signatures(page) -> list:
     """Per heading, what its part of the page holds (macro calls, link targets, list sizes), in order."""
-    marks = sorted([(m.line, m.call) for m in page.macros] + [(l.line, _target(l)) for l in page.links]
+    marks = sorted([(m.line, m.core_call) for m in page.macros] + [(l.line, _target(l)) for l in page.links]
                    + [(b.line, f"list:{b.items}") for b in page.lists])
     bounds = [h.line for h in page.headings] + [10**9]
     return [tuple(k for line, k in marks if bounds[i] <= line < bounds[i + 1]) for i in range(len(page.headings))]
@@ -252,7 +252,7 @@ def counted_lists(page, figures: dict, siblings: dict | None = None) -> list:
         block = _list_after(page, m.line)
         if block is None:
             pointed = [siblings[t] for t in _paragraph_links(page, m.line) if siblings and t in siblings and siblings[t] is not page]
-            if any(_counts_there(other, m.call) for other in pointed):
+            if any(_counts_there(other, m.core_call) for other in pointed):
                 continue
             problems.append(Problem(page.rel, m.line, ERROR, "count",
                                     f"{m.call} counts something ({said}), but no list follows its paragraph: put the {n} "
@@ -267,4 +267,4 @@ def counted_lists(page, figures: dict, siblings: dict | None = None) -> list:
 
 
 def _counts_there(page, call: str) -> bool:
-    return any(m.call == call and _list_after(page, m.line) is not None for m in page.macros)
+    return any(m.core_call == call and _list_after(page, m.line) is not None for m in page.macros)

@@ -13,7 +13,10 @@ import difflib
 import inspect
 from functools import lru_cache
 
-from . import claim
+from calculators import grammar
+
+from .. import termbase
+from . import claim, source
 from .report import ERROR, WARNING, Problem
 
 FIGURE_MACROS = ("fig", "claim")
@@ -54,8 +57,11 @@ def check_macro(page, m, project) -> list:
         if fid not in project.figures:
             return err("unknown-figure", f"unknown figure id {fid!r}{_near(str(fid), project.figures)}: "
                                          f"figures are defined in calculators/figures.py")
+        problem = _grammar_arguments(page, dict(m.kwargs), project.root)
+        if problem:
+            return err("macro-arguments", f"{m.call}: {problem}")
         if m.name == "claim":
-            kw = dict(list(a.items())[1:])
+            kw = {k: v for k, v in list(a.items())[1:] if k not in source.LANGUAGE_KWARGS}
             problem = claim.evaluate(fid, project.figures, **kw)
             if problem:
                 return err("claim", problem)
@@ -71,6 +77,10 @@ def check_macro(page, m, project) -> list:
     elif m.name == "calculator" and next(iter(a.values()), None) not in project.calculators:
         name = next(iter(a.values()), None)
         return err("unknown-calculator", f"unknown calculator {name!r}; known: {', '.join(project.calculators)}")
+    elif m.name == "term":
+        problem = _term_id(page.lang, next(iter(a.values()), None), project.root)
+        if problem:
+            return err("unknown-term", problem)
     elif m.name == "t":
         values = list(a.values())
         key = (values[0], values[1] if len(values) > 1 else None)
@@ -79,6 +89,31 @@ def check_macro(page, m, project) -> list:
             return err("unknown-string", f"UI string {key[0]!r}{where} is not in locales/de.po: "
                                          f"run `make messages` (it collects t() calls from the German pages)")
     return []
+
+
+def _term_id(lang: str, tid, root) -> str | None:
+    try:
+        tb = termbase.load(root, lang)
+    except (termbase.TermbaseError, OSError):
+        return None        # the termbase's own problems are reported by sitebuild/checks/terms.py
+    if tid not in tb.terms:
+        return (f"unknown term id {tid!r}{_near(str(tid), tb.terms)}: terms are in "
+                f"locales/terms/{lang}.toml (the same ids in every language)")
+    return None
+
+
+def _grammar_arguments(page, kwargs: dict, root) -> str | None:
+    """fig(..., art=...) is Italian and names a known form; noun= names a termbase term."""
+    art, noun = kwargs.get("art"), kwargs.get("noun")
+    if art is not None:
+        if page.lang != "it":
+            return "art= is for Italian pages (articles that agree with the number); write the words in the page"
+        if str(art).lower() not in grammar.ARTICLES:
+            return (f"art={art!r}: name the form used before a consonant, one of {', '.join(grammar.ARTICLES)} "
+                    f"(capitalised at the start of a sentence)")
+    if noun is not None:
+        return _term_id(page.lang, noun, root)
+    return None
 
 
 def check_pages(project) -> list:

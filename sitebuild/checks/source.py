@@ -24,6 +24,9 @@ from functools import lru_cache
 import yaml
 
 DOCS = "docs"
+# Arguments of fig()/claim() that only shape the words around the number in one language
+# (calculators/grammar.py): not part of what a translation must match.
+LANGUAGE_KWARGS = ("art", "noun")
 
 
 @dataclass(frozen=True)
@@ -41,6 +44,12 @@ class Macro:
     def call(self) -> str:
         """Canonical text of the call, the same however it was spaced or quoted."""
         parts = [repr(a) for a in self.args] + [f"{k}={v!r}" for k, v in self.kwargs]
+        return f"{self.name}({', '.join(parts)})" if self.name else self.source
+
+    @property
+    def core_call(self) -> str:
+        """The call without the language-only arguments (art=, noun=): what every language must share."""
+        parts = [repr(a) for a in self.args] + [f"{k}={v!r}" for k, v in self.kwargs if k not in LANGUAGE_KWARGS]
         return f"{self.name}({', '.join(parts)})" if self.name else self.source
 
 
