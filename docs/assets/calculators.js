@@ -63,6 +63,7 @@ class Runtime {
       type: "init",
       pyodide: new URL(this.config.pyodide, ASSETS).href,
       wheel: new URL(this.config.wheel, ASSETS).href,
+      snapshot: this.config.snapshot ? new URL(this.config.snapshot, ASSETS).href : null,
       strings: this.config.strings,
     });
   }
@@ -328,6 +329,28 @@ class Calculator {
   }
 }
 
+/**
+ * Registers the service worker that keeps the runtime for the next visit (sitebuild/service_worker.js).
+ * Only once the page is idle and no calculator is loading Python (it would download the same files
+ * twice at once), and not when the reader asked to save data.
+ */
+function keepRuntimeForNextVisit(runtime, url) {
+  if (!url || !("serviceWorker" in navigator) || (navigator.connection && navigator.connection.saveData)) return;
+  const register = () => {
+    navigator.serviceWorker.register(new URL(url, ASSETS).href, { scope: new URL("../", ASSETS).href }).catch((err) => {
+      console.info("calculators: no offline copy of the runtime:", String((err && err.message) || err));
+    });
+  };
+  const whenSettled = () => {
+    if (runtime.state !== "loading") register();
+    else runtime.onStage((stage) => (stage === "ready" || stage === "failed") && register());
+  };
+  const idle = window.requestIdleCallback || ((callback) => setTimeout(callback, 1000));
+  const afterLoad = () => idle(whenSettled, { timeout: 5000 });
+  if (document.readyState === "complete") afterLoad();
+  else window.addEventListener("load", afterLoad, { once: true });
+}
+
 function main() {
   const island = document.getElementById("calc-config");
   const elements = document.querySelectorAll(".calc[data-calc]");
@@ -351,6 +374,7 @@ function main() {
     }, { rootMargin: "200px" });
     for (const el of elements) observer.observe(el);
   }
+  keepRuntimeForNextVisit(runtime, config.service_worker);
 }
 
 main();

@@ -1,0 +1,76 @@
+// The site's service worker: the calculators' runtime, kept for the next visit and for offline.
+//
+// The build (sitebuild/service_worker.py) writes this file to the site root as
+// calc-sw.js, preceded by one line, `const PRECACHE = {version, urls}`: the
+// versioned URLs (relative to the site root) of exactly what the calculators
+// need, Pyodide's core files, the wheel, the snapshot and the two scripts.
+// Every one carries a version or content digest in its path or query, so a
+// cached copy is never stale; a new build is a new PRECACHE.version, a new
+// cache, and the old one is dropped when the new worker activates.
+//
+// The page (docs/assets/calculators.js) registers it only once the page is
+// idle and no calculator is still loading, so it never competes with the
+// first paint or with Python's start. At the site root its scope covers
+// every language (/, /en/, /da/, /it/).
+//
+// Requests: the precached URLs come from the cache (network if missing);
+// pages and their same-origin styles, scripts and images go to the network
+// first and fall back to the last copy seen, so an offline visit to a page
+// read before still shows it, with working calculators. Nothing else is
+// stored: no page is fetched that the reader did not open.
+
+/* global PRECACHE */
+const RUNTIME_CACHE = `calc-runtime-${PRECACHE.version}`;
+const PAGES_CACHE = `calc-pages-${PRECACHE.version}`;
+const RUNTIME_URLS = new Set(PRECACHE.urls.map((path) => new URL(path, self.registration.scope).href));
+const PAGE_DESTINATIONS = new Set(["document", "style", "script", "image", "font", "manifest"]);
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(
+    caches
+      .open(RUNTIME_CACHE)
+      // Versioned URLs never change: a copy the page just loaded (HTTP cache) is as good as a new one.
+      .then((cache) => cache.addAll([...RUNTIME_URLS].map((url) => new Request(url, { cache: "force-cache" }))))
+      .then(() => self.skipWaiting()),
+  );
+});
+
+self.addEventListener("activate", (event) => {
+  const keep = new Set([RUNTIME_CACHE, PAGES_CACHE]);
+  event.waitUntil(
+    caches
+      .keys()
+      .then((names) => Promise.all(names.filter((n) => n.startsWith("calc-") && !keep.has(n)).map((n) => caches.delete(n))))
+      .then(() => self.clients.claim()),
+  );
+});
+
+async function fromRuntimeCache(request) {
+  const cached = await caches.match(request.url, { cacheName: RUNTIME_CACHE });
+  return cached || fetch(request);
+}
+
+async function networkFirst(request) {
+  try {
+    const response = await fetch(request);
+    if (response.ok && response.type === "basic") {
+      const copy = response.clone();
+      caches.open(PAGES_CACHE).then((cache) => cache.put(request, copy));
+    }
+    return response;
+  } catch (err) {
+    const cached = await caches.match(request, { cacheName: PAGES_CACHE, ignoreVary: true });
+    if (cached) return cached;
+    throw err;
+  }
+}
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  if (request.method !== "GET" || !request.url.startsWith(self.registration.scope)) return;
+  if (RUNTIME_URLS.has(request.url)) {
+    event.respondWith(fromRuntimeCache(request));
+  } else if (PAGE_DESTINATIONS.has(request.destination) && !/\/assets\/(pyodide|calculators)\//.test(request.url)) {
+    event.respondWith(networkFirst(request));
+  }
+});
