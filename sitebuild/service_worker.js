@@ -16,8 +16,10 @@
 // Requests: the precached URLs come from the cache (network if missing);
 // pages and their same-origin styles, scripts and images go to the network
 // first and fall back to the last copy seen, so an offline visit to a page
-// read before still shows it, with working calculators. Nothing else is
-// stored: no page is fetched that the reader did not open.
+// read before still shows it, with working calculators. The page that
+// registers the worker was loaded before it, so it sends its own URL and
+// those of its files ("keep-page"); they are stored from the browser's HTTP
+// cache. Nothing else is stored: no page is fetched that the reader did not open.
 
 /* global PRECACHE */
 const RUNTIME_CACHE = `calc-runtime-${PRECACHE.version}`;
@@ -45,6 +47,22 @@ self.addEventListener("activate", (event) => {
   );
 });
 
+/** Same-origin, not the runtime (kept already), not an older runtime (never again needed). */
+function isPageFile(url) {
+  return url.startsWith(self.registration.scope) && !RUNTIME_URLS.has(url) && !/\/assets\/(pyodide|calculators)\//.test(url);
+}
+
+self.addEventListener("message", (event) => {
+  const message = event.data || {};
+  if (message.type !== "keep-page" || !Array.isArray(message.urls)) return;
+  const urls = message.urls.filter((url) => typeof url === "string" && isPageFile(url));
+  event.waitUntil(
+    caches.open(PAGES_CACHE).then((cache) =>
+      Promise.all(urls.map((url) => cache.add(new Request(url, { cache: "force-cache" })).catch(() => {}))),
+    ),
+  );
+});
+
 async function fromRuntimeCache(request) {
   const cached = await caches.match(request.url, { cacheName: RUNTIME_CACHE });
   return cached || fetch(request);
@@ -59,7 +77,9 @@ async function networkFirst(request) {
     }
     return response;
   } catch (err) {
-    const cached = await caches.match(request, { cacheName: PAGES_CACHE, ignoreVary: true });
+    // A page's state lives in its query string (shared calculator inputs): any copy of the page will do.
+    const ignoreSearch = request.mode === "navigate";
+    const cached = await caches.match(request, { cacheName: PAGES_CACHE, ignoreVary: true, ignoreSearch });
     if (cached) return cached;
     throw err;
   }
@@ -70,7 +90,7 @@ self.addEventListener("fetch", (event) => {
   if (request.method !== "GET" || !request.url.startsWith(self.registration.scope)) return;
   if (RUNTIME_URLS.has(request.url)) {
     event.respondWith(fromRuntimeCache(request));
-  } else if (PAGE_DESTINATIONS.has(request.destination) && !/\/assets\/(pyodide|calculators)\//.test(request.url)) {
+  } else if (PAGE_DESTINATIONS.has(request.destination) && isPageFile(request.url)) {
     event.respondWith(networkFirst(request));
   }
 });

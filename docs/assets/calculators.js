@@ -337,9 +337,19 @@ class Calculator {
 function keepRuntimeForNextVisit(runtime, url) {
   if (!url || !("serviceWorker" in navigator) || (navigator.connection && navigator.connection.saveData)) return;
   const register = () => {
-    navigator.serviceWorker.register(new URL(url, ASSETS).href, { scope: new URL("../", ASSETS).href }).catch((err) => {
-      console.info("calculators: no offline copy of the runtime:", String((err && err.message) || err));
-    });
+    navigator.serviceWorker
+      .register(new URL(url, ASSETS).href, { scope: new URL("../", ASSETS).href })
+      .then(() => navigator.serviceWorker.ready)
+      .then((registration) => {
+        // This page was loaded before the worker existed: it names itself and its files to be kept
+        // (from the HTTP cache, no new download), so that it opens offline too.
+        const files = performance.getEntriesByType("resource").map((entry) => entry.name);
+        const page = window.location.href.split("#")[0];
+        registration.active.postMessage({ type: "keep-page", urls: [page, ...files] });
+      })
+      .catch((err) => {
+        console.info("calculators: no offline copy of the runtime:", String((err && err.message) || err));
+      });
   };
   const whenSettled = () => {
     if (runtime.state !== "loading") register();
