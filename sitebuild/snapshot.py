@@ -32,6 +32,7 @@ MAKER = REPO / "tools" / "make_snapshot.mjs"
 CACHE = REPO / ".cache" / "snapshots"
 FILENAME = "pyodide-snapshot.bin.gz"
 TIMEOUT_S = 300
+KEEP = 4  # snapshots kept in the cache (6 MB each): the current one and a few to switch back to
 
 _MAKER_POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="calculators-snapshot")
 
@@ -63,6 +64,14 @@ def url(snapshot_digest: str) -> str:
     return f"calculators/snapshot-{snapshot_digest}/{FILENAME}"
 
 
+def _prune(cache: pathlib.Path, keep: pathlib.Path) -> None:
+    """Drop all but the KEEP newest finished snapshots (never `keep`, the one just made)."""
+    done = sorted((d for d in cache.iterdir() if (d / FILENAME).is_file() and d != keep),
+                  key=lambda d: d.stat().st_mtime, reverse=True)
+    for old in done[KEEP - 1:]:
+        shutil.rmtree(old, ignore_errors=True)
+
+
 @lru_cache(maxsize=4)
 def start(snapshot_digest: str, wheel: Future) -> Future:
     """Start making the snapshot (once per process and digest) once the wheel is built."""
@@ -89,6 +98,7 @@ def cached_or_made(snapshot_digest: str, wheel: pathlib.Path, cache: pathlib.Pat
             staging.rename(target.parent)  # atomic: a parallel build either wins or finds the cache filled
         except OSError:
             pass
+        _prune(cache, keep=target.parent)
         return target if target.is_file() else staging / FILENAME
     finally:
         if staging.exists():

@@ -74,6 +74,17 @@ def test_made_once_per_content_digest(tmp_path, monkeypatch):
     assert not [p for p in (tmp_path / "cache").iterdir() if p.name not in ("aaaa", "bbbb")], "staging left behind"
 
 
+def test_the_cache_keeps_only_the_newest_snapshots(tmp_path, monkeypatch):
+    monkeypatch.setattr(snapshot.subprocess, "run", FakeMaker())
+    wheel = tmp_path / "calculators.whl"
+    wheel.write_bytes(b"wheel")
+    for i in range(snapshot.KEEP + 2):
+        made = snapshot.cached_or_made(f"d{i}", wheel, tmp_path / "cache")
+        os.utime(made.parent, (1_000_000 + i, 1_000_000 + i))
+    kept = sorted(p.name for p in (tmp_path / "cache").iterdir())
+    assert kept == [f"d{i}" for i in range(2, snapshot.KEEP + 2)], kept
+
+
 def test_a_failing_maker_fails_the_build_with_its_message(tmp_path, monkeypatch):
     monkeypatch.setattr(snapshot.subprocess, "run", FakeMaker(1, "make_snapshot: the heap grew to 40000000 bytes"))
     wheel = tmp_path / "calculators.whl"
