@@ -38,7 +38,8 @@ def text(rt) -> str:
     code = SOURCE.read_text(encoding="utf-8")
     urls = precache_urls(rt)
     version = hashlib.sha256(json.dumps(urls).encode() + code.encode()).hexdigest()[:12]
-    head = "const PRECACHE = " + json.dumps({"version": version, "urls": urls}, indent=1) + ";\n"
+    snapshot = f"assets/{rt.snapshot_url}" if rt.snapshot_url else None
+    head = "const PRECACHE = " + json.dumps({"version": version, "urls": urls, "snapshot": snapshot}, indent=1) + ";\n"
     return head + code
 
 

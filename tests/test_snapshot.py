@@ -290,7 +290,11 @@ def test_the_service_worker_keeps_the_runtime_for_an_offline_visit(browser, serv
     assert len(set(sent)) == len(sent) == len(precache["urls"]) - 3, f"downloaded again or missing: {sent}"
     cached = page.evaluate(CACHED)
     runtime_cache = f"calc-runtime-{precache['version']}"
-    assert sorted(cached[runtime_cache]) == sorted(server.url(u) for u in precache["urls"])
+    kept = [u + "?raw" if u == precache["snapshot"] else u for u in precache["urls"]]
+    assert sorted(cached[runtime_cache]) == sorted(server.url(u) for u in kept), "the snapshot is kept unpacked"
+    raw = page.evaluate("async (url) => (await (await caches.match(url)).arrayBuffer()).byteLength",
+                        server.url(precache["snapshot"] + "?raw"))
+    assert raw == len(gzip.decompress(_snapshot_path(site).read_bytes()))
     page.close()
 
     context.set_offline(True)

@@ -31,8 +31,22 @@ async function fetchBytes(url) {
 
 const GZIP_MAGIC = [0x1f, 0x8b];
 
-/** The snapshot's raw bytes: gunzipped here, unless the host already sent it decoded. */
+/**
+ * The snapshot's raw bytes: as the service worker keeps them after a first visit (no unpacking,
+ * sitebuild/service_worker.js), else downloaded and gunzipped here.
+ */
 async function snapshotBytes(url) {
+  try {
+    const kept = self.caches && (await caches.match(`${url}?raw`));
+    if (kept) return new Uint8Array(await kept.arrayBuffer());
+  } catch (err) {
+    // no Cache Storage here (an insecure origin, a private window): download it
+  }
+  return downloadSnapshot(url);
+}
+
+/** The snapshot downloaded and gunzipped, unless the host already sent it decoded. */
+async function downloadSnapshot(url) {
   const packed = new Uint8Array(await fetchBytes(url));
   if (packed[0] !== GZIP_MAGIC[0] || packed[1] !== GZIP_MAGIC[1]) return packed; // a host that set Content-Encoding
   if (typeof DecompressionStream !== "function") throw new Error("this browser has no DecompressionStream");
