@@ -51,7 +51,11 @@ async function downloadSnapshot(url) {
   if (packed[0] !== GZIP_MAGIC[0] || packed[1] !== GZIP_MAGIC[1]) return packed; // a host that set Content-Encoding
   if (typeof DecompressionStream !== "function") throw new Error("this browser has no DecompressionStream");
   const stream = new Blob([packed]).stream().pipeThrough(new DecompressionStream("gzip"));
-  return new Uint8Array(await new Response(stream).arrayBuffer());
+  try {
+    return new Uint8Array(await new Response(stream).arrayBuffer());
+  } catch (err) {
+    throw new Error(`${url} does not unpack (${(err && err.message) || err}): cut short or not gzip`);
+  }
 }
 
 /** Pyodide from the snapshot (bytes promised); null (and one console line) when it cannot be used. */
