@@ -320,6 +320,33 @@ def test_the_service_worker_keeps_the_runtime_for_an_offline_visit(browser, serv
 
 
 @needs_pyodide
+def test_a_kept_snapshot_that_fails_is_dropped(browser, server, site):
+    """A broken copy in the service worker's cache: the page falls back once, and the copy is gone."""
+    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    context.add_init_script(RECORDER)
+    page = context.new_page()
+    url = server.url(calc_site.page_path("en", "calculators"))
+    page.goto(url)
+    page.wait_for_function(SW_READY, timeout=READY_MS)
+    worker = (site / runtime.SERVICE_WORKER).read_text(encoding="utf-8")
+    raw_key = server.url(json.loads(worker.split("=", 1)[1].split(";\n", 1)[0])["snapshot"] + "?raw")
+    page.wait_for_function("async (key) => !!(await caches.match(key))", arg=raw_key, timeout=READY_MS)
+    page.evaluate("""async (key) => { for (const name of await caches.keys()) {
+                       const cache = await caches.open(name);
+                       if (await cache.match(key)) await cache.put(key, new Response(new Uint8Array(4096))); } }""",
+                  raw_key)
+    page.close()
+    page = context.new_page()
+    lines = []
+    page.on("console", lambda m: lines.append((m.type, m.text)))
+    page.goto(url)
+    _interactive(page)
+    assert [kind for kind, t in lines if FALLBACK_NOTE in t] == ["info"], lines
+    page.wait_for_function("async (key) => !(await caches.match(key))", arg=raw_key, timeout=READY_MS)
+    context.close()
+
+
+@needs_pyodide
 def test_nothing_is_precached_before_the_page_is_idle_and_python_is_up(browser, server):
     """The service worker must not compete with the first paint or with Python's own downloads."""
     context = browser.new_context(viewport={"width": 1100, "height": 900})

@@ -45,6 +45,16 @@ async function snapshotBytes(url) {
   return downloadSnapshot(url);
 }
 
+/** A kept snapshot that failed would fail on every visit: drop it (the next visit downloads it). */
+async function forgetKeptSnapshot(url) {
+  try {
+    if (!self.caches) return;
+    for (const name of await caches.keys()) await (await caches.open(name)).delete(`${url}?raw`);
+  } catch (err) {
+    // nothing kept, or no Cache Storage: nothing to forget
+  }
+}
+
 /** The snapshot downloaded and gunzipped, unless the host already sent it decoded. */
 async function downloadSnapshot(url) {
   const packed = new Uint8Array(await fetchBytes(url));
@@ -59,7 +69,7 @@ async function downloadSnapshot(url) {
 }
 
 /** Pyodide from the snapshot (bytes promised); null (and one console line) when it cannot be used. */
-async function restore(loadPyodide, options, bytes) {
+async function restore(loadPyodide, options, bytes, url) {
   try {
     const py = await loadPyodide({ ...options, _loadSnapshot: bytes });
     // The snapshot froze the random state of its build: every worker must get its own.
@@ -67,6 +77,7 @@ async function restore(loadPyodide, options, bytes) {
     return py;
   } catch (err) {
     console.info("calculators: the Pyodide snapshot could not be used, booting without it:", String((err && err.message) || err));
+    forgetKeptSnapshot(url);
     return null;
   }
 }
@@ -80,7 +91,7 @@ async function boot({ pyodide: pyodideURL, wheel, snapshot, strings }) {
   if (snapshotPromise) snapshotPromise.catch(() => {}); // reported by restore()
   const { loadPyodide } = await import(new URL("pyodide.mjs", pyodideURL).href);
   const options = { indexURL: pyodideURL, stdout: () => {}, stderr: (line) => console.warn(line) };
-  const py = (snapshotPromise && (await restore(loadPyodide, options, snapshotPromise))) || (await loadPyodide(options));
+  const py = (snapshotPromise && (await restore(loadPyodide, options, snapshotPromise, snapshot))) || (await loadPyodide(options));
   postMessage({ type: "progress", stage: "package" });
   // Unpack straight into site-packages: no micropip, no index, nothing but our own files.
   // After a restore too: a snapshot holds the imported modules but not the files (catalog.toml).
