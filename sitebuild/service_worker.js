@@ -8,10 +8,11 @@
 // cached copy is never stale; a new build is a new PRECACHE.version, a new
 // cache, and the old one is dropped when the new worker activates.
 //
-// The page (docs/assets/calculators.js) registers it only once the page is
-// idle and no calculator is still loading, so it never competes with the
-// first paint or with Python's start. At the site root its scope covers
-// every language (/, /en/, /da/, /it/).
+// The page (docs/assets/calculators.js) registers it only once a calculator
+// has started Python there and it is up, when the page is idle: it never
+// competes with the first paint or with Python's start, and a reader who
+// never reaches a calculator downloads nothing for it. At the site root its
+// scope covers every language (/, /en/, /da/, /it/).
 //
 // Requests: the precached URLs come from the cache (network if missing);
 // pages and their same-origin styles, scripts and images go to the network

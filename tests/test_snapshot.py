@@ -356,3 +356,18 @@ def test_nothing_is_precached_before_the_page_is_idle_and_python_is_up(browser, 
     page.wait_for_function("performance.getEntriesByName('calc:first-result').length > 0", timeout=READY_MS)
     assert registered_early == 0
     context.close()
+
+
+@needs_pyodide
+def test_a_reader_who_never_reaches_a_calculator_downloads_nothing_for_it(browser, server):
+    """Below the fold: no runtime, no snapshot, no service worker until the calculator is in view."""
+    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    page = context.new_page()
+    server.sent.clear()
+    page.goto(server.url(calc_site.page_path("en", "speed")), wait_until="networkidle")
+    page.wait_for_timeout(3000)  # idle well past the load event
+    assert page.evaluate("async () => (await navigator.serviceWorker.getRegistrations()).length") == 0
+    runtime_bytes = [p for p, _ in server.sent if "/assets/pyodide/" in p or "/assets/calculators/" in p
+                     or p.endswith(runtime.SERVICE_WORKER) or "calc-worker" in p]
+    assert runtime_bytes == []
+    context.close()

@@ -331,8 +331,9 @@ class Calculator {
 
 /**
  * Registers the service worker that keeps the runtime for the next visit (sitebuild/service_worker.js).
- * Only once the page is idle and no calculator is loading Python (it would download the same files
- * twice at once), and not when the reader asked to save data.
+ * Only once a calculator has started Python here and it is up (a reader who never reaches a
+ * calculator downloads nothing for it; the files are then in the HTTP cache, not fetched twice at
+ * once), when the page is idle, and not when the reader asked to save data.
  */
 function keepRuntimeForNextVisit(runtime, url) {
   if (!url || !("serviceWorker" in navigator) || (navigator.connection && navigator.connection.saveData)) return;
@@ -351,14 +352,19 @@ function keepRuntimeForNextVisit(runtime, url) {
         console.info("calculators: no offline copy of the runtime:", String((err && err.message) || err));
       });
   };
-  const whenSettled = () => {
-    if (runtime.state !== "loading") register();
-    else runtime.onStage((stage) => (stage === "ready" || stage === "failed") && register());
-  };
   const idle = window.requestIdleCallback || ((callback) => setTimeout(callback, 1000));
-  const afterLoad = () => idle(whenSettled, { timeout: 5000 });
-  if (document.readyState === "complete") afterLoad();
-  else window.addEventListener("load", afterLoad, { once: true });
+  const whenIdle = () => idle(register, { timeout: 5000 });
+  const afterLoad = () => {
+    if (document.readyState === "complete") whenIdle();
+    else window.addEventListener("load", whenIdle, { once: true });
+  };
+  let done = false;
+  runtime.onStage((stage) => {
+    if (stage === "ready" && !done) {
+      done = true;
+      afterLoad();
+    }
+  });
 }
 
 function main() {
