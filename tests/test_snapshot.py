@@ -187,12 +187,13 @@ def _snapshot_path(site: pathlib.Path) -> pathlib.Path:
 def _faults(site: pathlib.Path) -> dict:
     """What a broken host might send instead of the snapshot: (status, body)."""
     packed = _snapshot_path(site).read_bytes()
-    raw = bytearray(gzip.decompress(packed))
-    raw[16:20] = bytes(4 - i for i in range(4))  # another Pyodide build: the first word of BUILD_ID differs
+    raw = gzip.decompress(packed)
+    foreign = bytearray(raw)
+    foreign[16:20] = bytes(4 - i for i in range(4))  # another Pyodide build: the first word of BUILD_ID differs
     return {"missing": (404, b"not found"),
             "corrupt": (200, gzip.compress(random.Random(12).randbytes(4096))),
             "cut short": (200, packed[: len(packed) // 2]),
-            "another build": (200, gzip.compress(bytes(raw), compresslevel=1))}
+            "another build": (200, gzip.compress(bytes(foreign), compresslevel=1))}
 
 
 def _open(browser, server, route_body=None):
