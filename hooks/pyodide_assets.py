@@ -9,7 +9,8 @@ the build before any page is rendered; on_post_build copies the files.
 mkdocs-static-i18n runs one build per language into the same site_dir, the
 other languages from inside the default build's on_post_build (with its
 `building` flag set); the files are shared by all languages, so they are
-copied once, by the outer build.
+copied once, by the outer build. It also writes the service worker that
+keeps them for repeat visits (sitebuild/service_worker.py).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from sitebuild import runtime  # noqa: E402
+from sitebuild import runtime, service_worker  # noqa: E402
 from sitebuild.i18n_builds import inner_build  # noqa: E402
 
 log = logging.getLogger("mkdocs.hooks.pyodide_assets")
@@ -42,7 +43,9 @@ def on_post_build(config, **kwargs):
     if inner_build(config):
         return  # an inner per-language build: the outer one copies for all languages
     try:
-        written = runtime.install(pathlib.Path(config.site_dir), runtime.info(config.extra))
+        rt = runtime.info(config.extra)
+        written = runtime.install(pathlib.Path(config.site_dir), rt)
+        written += [p for p in [service_worker.write(pathlib.Path(config.site_dir), rt)] if p]
     except (runtime.RuntimeSetupError, RuntimeError, OSError) as exc:  # the wheel build's errors arrive here
         raise PluginError(f"calculators runtime: {exc}") from None
     log.debug("calculators runtime: %d files copied", len(written))

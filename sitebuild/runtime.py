@@ -27,16 +27,20 @@ import os
 import pathlib
 import re
 import shutil
+import subprocess
 import tempfile
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import lru_cache
+
+from sitebuild import snapshot
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
 PYODIDE_DIR = REPO / "node_modules" / "pyodide"
 CORE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
 SCRIPTS = (REPO / "docs" / "assets" / "calculators.js", REPO / "docs" / "assets" / "calc-worker.js")
 PACKAGE_SOURCES = ("calculators/*.py", "calculators/*.toml", "pyproject.toml", "tools/build_wheel.py")
+SERVICE_WORKER = "calc-sw.js"  # at the site root (sitebuild/service_worker.py writes it)
 ENV_URL, EXTRA_URL = "PYODIDE_URL", "pyodide_url"
 
 
@@ -51,6 +55,18 @@ class Runtime:
     wheel_url: str                   # relative to assets/, with the digest of the wheel's sources in the path
     scripts_version: str             # content hash of the page and worker scripts (cache busting)
     building: Future = field(repr=False, compare=False)  # the wheel build, running in the background
+    snapshot_url: str | None = None  # the Pyodide memory snapshot, relative to assets/; None: boot without
+    snapshot_building: Future | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def snapshot(self) -> pathlib.Path | None:
+        """The made snapshot (waits for it; its errors surface here), or None without one."""
+        if self.snapshot_building is None:
+            return None
+        try:
+            return self.snapshot_building.result()
+        except (snapshot.SnapshotError, OSError, subprocess.SubprocessError) as exc:
+            raise RuntimeSetupError(f"Pyodide snapshot: {exc}") from None
 
     @property
     def wheel(self) -> pathlib.Path:
@@ -62,8 +78,11 @@ class Runtime:
 
     def page_urls(self) -> dict:
         """What the page script needs, relative to assets/."""
-        return {"pyodide": self.pyodide_url, "wheel": self.wheel_url,
-                "worker": f"calc-worker.js?v={self.scripts_version}"}
+        urls = {"pyodide": self.pyodide_url, "wheel": self.wheel_url,
+                "worker": f"calc-worker.js?v={self.scripts_version}", "service_worker": f"../{SERVICE_WORKER}"}
+        if self.snapshot_url:
+            urls["snapshot"] = self.snapshot_url
+        return urls
 
 
 def _digest(paths, size: int = 12) -> str:
@@ -147,13 +166,23 @@ def info(extra: dict | None = None) -> Runtime:
     url, folder = (external, None) if external else _local_pyodide()
     digest = source_digest()
     wheel_url = f"calculators/{digest}/calculators-{_version()}-py3-none-any.whl"
-    return Runtime(url, folder, wheel_url, _digest(SCRIPTS, 10), _wheel(digest))
+    wheel = _wheel(digest)
+    snap_url = snap_building = None
+    if folder is not None:  # a snapshot only of the Pyodide files the site itself serves
+        try:
+            snap_digest = snapshot.digest(folder, digest)
+        except snapshot.SnapshotError as exc:
+            raise RuntimeSetupError(str(exc)) from None
+        snap_url, snap_building = snapshot.url(snap_digest), snapshot.start(snap_digest, wheel)
+    return Runtime(url, folder, wheel_url, _digest(SCRIPTS, 10), wheel, snap_url, snap_building)
 
 
 def install(site_dir: pathlib.Path, rt: Runtime) -> list:
     """Copy Pyodide's core files (unless external) and the wheel into the site; returns the files written."""
     assets = pathlib.Path(site_dir) / "assets"
     pairs = [(rt.wheel, assets / rt.wheel_url)]
+    if rt.snapshot_url:
+        pairs.append((rt.snapshot, assets / rt.snapshot_url))
     if rt.pyodide_dir is not None:
         pairs += [(rt.pyodide_dir / name, assets / rt.pyodide_url / name) for name in CORE_FILES]
     written = []

@@ -20,7 +20,8 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 PARTS = ("docs", "locales", "mkdocs.yml", "macros.py", "hooks", "overrides", "sitebuild", "calculators", "tools",
          "pyproject.toml", "package.json")
-LINKED = ("node_modules",)     # large and read-only for the build: linked, not copied
+LINKED = ("node_modules", ".cache")  # large and read-only for the build: linked, not copied. The build
+# caches (wheel, Pyodide snapshot) are keyed by content digest, so copies share them safely.
 LANGS = ("de", "en", "da", "it")
 
 

@@ -76,11 +76,14 @@ def _text(data) -> str:
     return data or ""
 
 
-def run_on_pyodide(node: str, wheel: Path, code: str, workdir: Path) -> subprocess.CompletedProcess:
-    """Run ``code`` through tools/pyodide_run.mjs with ``wheel`` installed."""
+def run_on_pyodide(node: str, wheel: Path, code: str, workdir: Path,
+                   snapshot: Path | None = None) -> subprocess.CompletedProcess:
+    """Run ``code`` through tools/pyodide_run.mjs with ``wheel`` installed (restored from ``snapshot`` if given)."""
     code_file = workdir / "code.py"
     code_file.write_text(code, encoding="utf-8")
     cmd = [node, str(RUNNER), "--wheel", str(wheel), "--code-file", str(code_file)]
+    if snapshot is not None:
+        cmd += ["--snapshot", str(snapshot)]
     try:
         return subprocess.run(cmd, capture_output=True, text=True, encoding="utf-8",
                               timeout=TIMEOUT_S, cwd=workdir)
@@ -222,3 +225,41 @@ def test_harness_fails_on_python_errors(node, wheel, tmp_path):
     assert f"RuntimeError: {marker}" in proc.stderr, (
         f"traceback missing from stderr:\n{proc.stderr}")
     assert proc.stdout == "", f"stdout must stay empty on error, got {proc.stdout[:200]!r}"
+
+
+# ------------------------------------------------------------ the same, restored from the build's snapshot
+#
+# The site's worker does not boot Pyodide: it restores the memory snapshot the
+# build made (sitebuild/snapshot.py) and unpacks the wheel after it. The
+# modules the reader's answers come from were imported at build time, in Node,
+# and frozen; parity must hold for them too.
+
+RESTORED_CODE = "import sys\nPRELOADED = 'calculators.ui' in sys.modules\n" + PYODIDE_CODE + (
+    "RESULT = json.dumps(dict(json.loads(RESULT), preloaded=PRELOADED), ensure_ascii=False)\n")
+
+
+@pytest.fixture(scope="module")
+def restored_payload(node, wheel, tmp_path_factory) -> dict:
+    """The snapshot code run on Pyodide restored from the snapshot of this wheel (made or taken from .cache)."""
+    from sitebuild import runtime, snapshot
+
+    digest = snapshot.digest(runtime.PYODIDE_DIR, runtime.source_digest())
+    made = snapshot.cached_or_made(digest, wheel)
+    proc = run_on_pyodide(node, wheel, RESTORED_CODE, tmp_path_factory.mktemp("pyodide-restored"), made)
+    if proc.returncode != 0:
+        pytest.fail(f"Pyodide run from the snapshot failed (exit {proc.returncode}); stderr:\n{proc.stderr}",
+                    pytrace=False)
+    return json.loads(proc.stdout)
+
+
+def test_restored_runtime_ran_from_the_snapshot(restored_payload):
+    assert restored_payload["preloaded"] is True, "calculators.ui was not in the snapshot: this was a plain boot"
+    assert tuple(restored_payload["version"]) == (3, 14)
+    assert "site-packages" in restored_payload["module_file"]
+
+
+def test_restored_snapshot_equals_cpython(restored_payload, cpython_snapshot):
+    restored = _check_str_dict(json.loads(restored_payload["snapshot"]), "Pyodide (restored)")
+    differences = describe_differences(cpython_snapshot, restored)
+    if differences:
+        pytest.fail("\n".join(differences), pytrace=False)

@@ -36,7 +36,7 @@ def test_local_runtime_is_copied_once_under_versioned_and_hashed_paths(tmp_path,
     assert rt.pyodide_url == f"pyodide/{version}/"
     assert rt.wheel_url == f"calculators/{runtime.source_digest()}/{rt.wheel.name}"
     written = runtime.install(tmp_path, rt)
-    assert {p.name for p in written} == set(runtime.CORE_FILES) | {rt.wheel.name}
+    assert {p.name for p in written} == set(runtime.CORE_FILES) | {rt.wheel.name, rt.snapshot.name}
     assert runtime.install(tmp_path, rt) == [], "a second build into the same folder copies nothing"
     assert runtime.info({}).wheel == rt.wheel, "the wheel is built once per process"
 

@@ -1,6 +1,10 @@
 // Run Python code on Pyodide (in Node) with the calculators wheel installed.
 //
-// Usage: node tools/pyodide_run.mjs --wheel PATH.whl --code-file FILE.py
+// Usage: node tools/pyodide_run.mjs --wheel PATH.whl --code-file FILE.py [--snapshot SNAPSHOT.gz]
+//
+// With --snapshot, Pyodide is restored from the build's memory snapshot
+// (tools/make_snapshot.mjs) instead of booted, and the wheel unpacked after
+// the restore, as the site's worker does: the parity test runs both ways.
 //
 // The parity tests use this to evaluate the same code on Pyodide's
 // interpreter as on CPython. Contract:
@@ -18,6 +22,7 @@ import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
+import { gunzipSync } from "node:zlib";
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const PYODIDE_DIR = join(REPO_ROOT, "node_modules", "pyodide");
@@ -34,7 +39,7 @@ function parseCli(argv) {
   try {
     ({ values } = parseArgs({
       args: argv,
-      options: { wheel: { type: "string" }, "code-file": { type: "string" } },
+      options: { wheel: { type: "string" }, "code-file": { type: "string" }, snapshot: { type: "string" } },
       strict: true,
     }));
   } catch (err) {
@@ -43,7 +48,8 @@ function parseCli(argv) {
   if (!values.wheel || !values["code-file"]) {
     fail("usage: node tools/pyodide_run.mjs --wheel PATH.whl --code-file FILE.py");
   }
-  return { wheel: resolve(values.wheel), codeFile: resolve(values["code-file"]) };
+  return { wheel: resolve(values.wheel), codeFile: resolve(values["code-file"]),
+           snapshot: values.snapshot ? resolve(values.snapshot) : null };
 }
 
 /** Read a file or exit 2 with a message that names it. */
@@ -56,7 +62,7 @@ function readOrFail(path, what, encoding) {
 }
 
 /** Load Pyodide from node_modules with every Python print routed to stderr. */
-async function startPyodide() {
+async function startPyodide(snapshot) {
   const moduleUrl = pathToFileURL(join(PYODIDE_DIR, "pyodide.mjs")).href;
   let loadPyodide;
   try {
@@ -68,11 +74,13 @@ async function startPyodide() {
   // The handlers are passed at load time because Pyodide may print during
   // startup, before setStdout() could be called.
   const toStderr = (line) => process.stderr.write(`${line}\n`);
-  return loadPyodide({
-    indexURL: `${PYODIDE_DIR}/`,
-    stdout: toStderr,
-    stderr: toStderr,
-  });
+  const options = { indexURL: `${PYODIDE_DIR}/`, stdout: toStderr, stderr: toStderr };
+  if (snapshot) {
+    const py = await loadPyodide({ ...options, _loadSnapshot: new Uint8Array(gunzipSync(snapshot)) });
+    py.runPython("import sys\nif 'random' in sys.modules: sys.modules['random'].seed()"); // as the worker does
+    return py;
+  }
+  return loadPyodide(options);
 }
 
 /** Unpack the wheel straight into site-packages (no micropip: offline). */
@@ -112,10 +120,10 @@ async function runCode(pyodide, code, filename) {
 }
 
 async function main() {
-  const { wheel, codeFile } = parseCli(process.argv.slice(2));
+  const { wheel, codeFile, snapshot } = parseCli(process.argv.slice(2));
   const wheelBytes = readOrFail(wheel, "wheel", undefined);
   const code = readOrFail(codeFile, "code file", "utf8");
-  const pyodide = await startPyodide();
+  const pyodide = await startPyodide(snapshot && readOrFail(snapshot, "snapshot", undefined));
   installWheel(pyodide, wheelBytes);
   const result = await runCode(pyodide, code, codeFile);
   // Exit only once the (possibly large) RESULT has been flushed to the pipe.

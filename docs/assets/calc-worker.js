@@ -4,8 +4,16 @@
 // Pyodide: every answer comes from calculators.ui.handle, the function the
 // build used to pre-render the page, so browser and page print the same.
 //
+// Start-up: from the build's memory snapshot of Pyodide with the package already
+// imported (tools/make_snapshot.mjs), a fraction of a boot. The snapshot is
+// served gzip-compressed as a plain file (any static host can serve it) and
+// unpacked here. If it cannot be used (missing, corrupt, made by another
+// Pyodide build, a browser without DecompressionStream), the worker boots
+// Pyodide as without one and says so once in the console; the reader sees
+// nothing but a slower start.
+//
 // Messages from the page:
-//   {type: "init", pyodide: folder URL, wheel: wheel URL, strings: {msgid: text}}
+//   {type: "init", pyodide: folder URL, wheel: wheel URL, snapshot?: URL, strings: {msgid: text}}
 //   {type: "compute", id, request: {calc, instance, locale, texts | state}}
 // Messages to the page:
 //   {type: "progress", stage: "package" | "first"}   Pyodide is up / the package is imported
@@ -21,14 +29,72 @@ async function fetchBytes(url) {
   return response.arrayBuffer();
 }
 
-async function boot({ pyodide: pyodideURL, wheel, strings }) {
+const GZIP_MAGIC = [0x1f, 0x8b];
+
+/**
+ * The snapshot's raw bytes: as the service worker keeps them after a first visit (no unpacking,
+ * sitebuild/service_worker.js), else downloaded and gunzipped here.
+ */
+async function snapshotBytes(url) {
+  try {
+    const kept = self.caches && (await caches.match(`${url}?raw`));
+    if (kept) return new Uint8Array(await kept.arrayBuffer());
+  } catch (err) {
+    // no Cache Storage here (an insecure origin, a private window): download it
+  }
+  return downloadSnapshot(url);
+}
+
+/** A kept snapshot that failed would fail on every visit: drop it (the next visit downloads it). */
+async function forgetKeptSnapshot(url) {
+  try {
+    if (!self.caches) return;
+    for (const name of await caches.keys()) await (await caches.open(name)).delete(`${url}?raw`);
+  } catch (err) {
+    // nothing kept, or no Cache Storage: nothing to forget
+  }
+}
+
+/** The snapshot downloaded and gunzipped, unless the host already sent it decoded. */
+async function downloadSnapshot(url) {
+  const packed = new Uint8Array(await fetchBytes(url));
+  if (packed[0] !== GZIP_MAGIC[0] || packed[1] !== GZIP_MAGIC[1]) return packed; // a host that set Content-Encoding
+  if (typeof DecompressionStream !== "function") throw new Error("this browser has no DecompressionStream");
+  const stream = new Blob([packed]).stream().pipeThrough(new DecompressionStream("gzip"));
+  try {
+    return new Uint8Array(await new Response(stream).arrayBuffer());
+  } catch (err) {
+    throw new Error(`${url} does not unpack (${(err && err.message) || err}): cut short or not gzip`);
+  }
+}
+
+/** Pyodide from the snapshot (bytes promised); null (and one console line) when it cannot be used. */
+async function restore(loadPyodide, options, bytes, url) {
+  try {
+    const py = await loadPyodide({ ...options, _loadSnapshot: bytes });
+    // The snapshot froze the random state of its build: every worker must get its own.
+    py.runPython("import sys\nif 'random' in sys.modules: sys.modules['random'].seed()");
+    return py;
+  } catch (err) {
+    console.info("calculators: the Pyodide snapshot could not be used, booting without it:", String((err && err.message) || err));
+    forgetKeptSnapshot(url);
+    return null;
+  }
+}
+
+async function boot({ pyodide: pyodideURL, wheel, snapshot, strings }) {
   // The wheel downloads while Pyodide starts; it is small and needed only at the end.
   const wheelBytes = fetchBytes(wheel);
   wheelBytes.catch(() => {}); // a failure is reported where it is awaited
+  // The snapshot too: loadPyodide fetches the WebAssembly meanwhile and waits for both.
+  const snapshotPromise = snapshot ? snapshotBytes(snapshot) : null;
+  if (snapshotPromise) snapshotPromise.catch(() => {}); // reported by restore()
   const { loadPyodide } = await import(new URL("pyodide.mjs", pyodideURL).href);
-  const py = await loadPyodide({ indexURL: pyodideURL, stdout: () => {}, stderr: (line) => console.warn(line) });
+  const options = { indexURL: pyodideURL, stdout: () => {}, stderr: (line) => console.warn(line) };
+  const py = (snapshotPromise && (await restore(loadPyodide, options, snapshotPromise, snapshot))) || (await loadPyodide(options));
   postMessage({ type: "progress", stage: "package" });
   // Unpack straight into site-packages: no micropip, no index, nothing but our own files.
+  // After a restore too: a snapshot holds the imported modules but not the files (catalog.toml).
   const sitePackages = py.runPython("import sysconfig; sysconfig.get_path('purelib')");
   py.unpackArchive(await wheelBytes, "wheel", { extractDir: sitePackages });
   py.runPython("import importlib; importlib.invalidate_caches()");

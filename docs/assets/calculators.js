@@ -63,6 +63,7 @@ class Runtime {
       type: "init",
       pyodide: new URL(this.config.pyodide, ASSETS).href,
       wheel: new URL(this.config.wheel, ASSETS).href,
+      snapshot: this.config.snapshot ? new URL(this.config.snapshot, ASSETS).href : null,
       strings: this.config.strings,
     });
   }
@@ -328,6 +329,44 @@ class Calculator {
   }
 }
 
+/**
+ * Registers the service worker that keeps the runtime for the next visit (sitebuild/service_worker.js).
+ * Only once a calculator has started Python here and it is up (a reader who never reaches a
+ * calculator downloads nothing for it; the files are then in the HTTP cache, not fetched twice at
+ * once), when the page is idle, and not when the reader asked to save data.
+ */
+function keepRuntimeForNextVisit(runtime, url) {
+  if (!url || !("serviceWorker" in navigator) || (navigator.connection && navigator.connection.saveData)) return;
+  const register = () => {
+    navigator.serviceWorker
+      .register(new URL(url, ASSETS).href, { scope: new URL("../", ASSETS).href })
+      .then(() => navigator.serviceWorker.ready)
+      .then((registration) => {
+        // This page was loaded before the worker existed: it names itself and its files to be kept
+        // (from the HTTP cache, no new download), so that it opens offline too.
+        const files = performance.getEntriesByType("resource").map((entry) => entry.name);
+        const page = window.location.href.split("#")[0];
+        registration.active.postMessage({ type: "keep-page", urls: [page, ...files] });
+      })
+      .catch((err) => {
+        console.info("calculators: no offline copy of the runtime:", String((err && err.message) || err));
+      });
+  };
+  const idle = window.requestIdleCallback || ((callback) => setTimeout(callback, 1000));
+  const whenIdle = () => idle(register, { timeout: 5000 });
+  const afterLoad = () => {
+    if (document.readyState === "complete") whenIdle();
+    else window.addEventListener("load", whenIdle, { once: true });
+  };
+  let done = false;
+  runtime.onStage((stage) => {
+    if (stage === "ready" && !done) {
+      done = true;
+      afterLoad();
+    }
+  });
+}
+
 function main() {
   const island = document.getElementById("calc-config");
   const elements = document.querySelectorAll(".calc[data-calc]");
@@ -351,6 +390,7 @@ function main() {
     }, { rootMargin: "200px" });
     for (const el of elements) observer.observe(el);
   }
+  keepRuntimeForNextVisit(runtime, config.service_worker);
 }
 
 main();
