@@ -173,11 +173,11 @@ class Deployment:
         items.append(shape.outside_bytes / 2 / self.tp)
         return items
 
-    def _read_items(self, shape: Shape, context: int, batch: int) -> list[float]:
+    def _read_items(self, shape: Shape, context: int, batch: int, tokens: int | None = None) -> list[float]:
         reqs, split, stage = self.requests_per_group(batch), self.kv_split(shape), self.stage_devices
         items = [0.0]
         for l in shape.layers:
-            routed = l.expert_bytes * l.expert_read_share(batch) / stage
+            routed = l.expert_bytes * l.expert_read_share(tokens or batch) / stage
             items.append(l.dense_bytes / self.tp + routed + reqs * l.kv_bytes(context) / split)
         items.append(shape.outside_read_bytes / self.tp)
         return items
@@ -198,14 +198,16 @@ class Deployment:
         per_layer = [reqs * l.kv_bytes(context) / split for l in shape.layers]
         return max(sum(per_layer[max(a - 1, 0):max(b - 1, 0)]) for a, b in self.stages(shape, context, batch))
 
-    def streamed_serial(self, shape: Shape, context: int, batch: int) -> float:
+    def streamed_serial(self, shape: Shape, context: int, batch: int, tokens: int | None = None) -> float:
         """Bytes one device-chain streams per step, stage after stage.
 
         A token passes the stages in sequence, so per request the stage times
         add up: pipeline stages add capacity, not speed. Within a stage the
-        tp x dp devices stream their shares at the same time.
+        tp x dp devices stream their shares at the same time. `tokens`
+        (default: batch) is how many tokens the step routes through the
+        experts: a speculative verify step routes k + 1 tokens of one request.
         """
-        reads = self._read_items(shape, context, batch)
+        reads = self._read_items(shape, context, batch, tokens)
         return sum(sum(reads[a:b]) for a, b in self.stages(shape, context, batch))
 
     def label(self) -> str:
