@@ -135,9 +135,17 @@ class Fit:
 
     @property
     def deployable_devices(self) -> int | None:
-        """The best reserved fit rounded up to whole nodes."""
+        """The best fit at the engine reserve, as it is bought: whole nodes (see deployable_count)."""
         b = self.best_deployable
-        return None if b is None else math.ceil(b.devices / self.node_size) * self.node_size
+        return None if b is None else deployable_count(b.devices, self.node_size)
+
+
+def deployable_count(n: int, node_size: int) -> int:
+    """Devices as sold: within one node a divisor of the node size (engines split a node
+    into 1, 2, 4 or 8 GPUs), across nodes whole nodes."""
+    if n <= node_size:
+        return min(d for d in range(1, node_size + 1) if node_size % d == 0 and d >= n)
+    return math.ceil(n / node_size) * node_size
 
 
 def _per_scheme(shape, capacity, context, batch, limit):

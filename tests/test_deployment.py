@@ -122,6 +122,11 @@ def test_deployable_rounds_up_to_nodes_at_the_engine_reserve():
     assert f.deployable_devices == 16
 
 
+def test_deployable_count_within_and_across_nodes():
+    assert [F.deployable_count(n, 8) for n in (1, 2, 3, 5, 8, 9, 16, 17)] == [1, 2, 4, 8, 8, 16, 16, 24]
+    assert F.deployable_count(3, 1) == 3
+
+
 def test_pipeline_stages_beyond_layers_are_refused():
     with pytest.raises(D.DeploymentError):
         D.Deployment(pp=81).held_per_device(L70, 1, 1)
