@@ -186,6 +186,8 @@ class Deployment:
         """Contiguous item ranges [start, end) per stage, the largest stage as small as possible."""
         if self.pp > len(shape.layers):
             raise DeploymentError(f"{self.pp} pipeline stages but only {len(shape.layers)} layers")
+        if self.pp == 1:
+            return [(0, len(shape.layers) + 2)]
         return balanced_split(self._held_items(shape, context, batch), self.pp)
 
     def held_per_device(self, shape: Shape, context: int, batch: int) -> float:
