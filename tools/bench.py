@@ -15,6 +15,9 @@ loadPyodide() (target <= 0.35x: Python is restored from the build's memory
 snapshot), the same on a repeat visit once the service worker keeps the
 runtime (<= 0.2x), input-to-result time (median < 50 ms), and the bytes a
 calculator page transfers before one is touched (< 150 KB).
+
+Explanations in place: the bytes the figures' provenance data and the popover
+script add to a page, gzip, reported against the page's HTML.
 """
 
 from __future__ import annotations
@@ -102,9 +105,29 @@ def checks_cost(work: pathlib.Path) -> None:
           f"{(a / b - 1) * 100:+.1f} % (target <= +15 %; medians of {RUNS})")
 
 
+def explanation_weight(site: pathlib.Path) -> None:
+    """Bytes the explanations in place add to a page (gzip, as a host sends them): the per-page
+    provenance JSON and the popover script, against the page's own HTML. No Pyodide is involved."""
+    import gzip
+    import re
+    script = len(gzip.compress((site / "assets" / "explain.js").read_bytes()))
+    rows = []
+    for page in sorted(site.rglob("index.html")):
+        html = page.read_text(encoding="utf-8")
+        m = re.search(r'<script type="application/json" id="fig-provenance">(.*?)</script>', html, re.S)
+        if m:
+            data = len(gzip.compress(m.group(1).encode()))
+            rows.append((data, len(gzip.compress(html.encode())), page.relative_to(site).parent.as_posix() or "/"))
+    data, whole, name = max(rows)
+    print(f"explanations in place: largest page {name} +{data / 1000:.1f} KB gzip of provenance data "
+          f"({data / whole * 100:.0f} % of its {whole / 1000:.1f} KB HTML), explain.js {script / 1000:.1f} KB gzip once; "
+          f"no Pyodide before a calculator is touched")
+
+
 def main() -> int:
     with tempfile.TemporaryDirectory(prefix="bench-") as tmp:
         site_build_ratio(pathlib.Path(tmp))
+        explanation_weight(pathlib.Path(tmp) / "o0")
         checks_cost(pathlib.Path(tmp))
         bench_browser.measure(pathlib.Path(tmp) / "browser")
     return 0
