@@ -78,9 +78,10 @@ def model(inputs: dict, cat: catalog.Catalog) -> catalog.Model:
     key = inputs["model"]
     if key != CUSTOM:
         return cat.models[key]
-    base = cat.models["llama-3.1-70b"]
-    return replace(base, key=CUSTOM, name="custom", attention="gqa", layers=int(inputs["layers"]),
-                   kv_heads=int(inputs["kv_heads"]), head_dim=int(inputs["head_dim"]))
+    base = cat.models["llama-3.1-70b"].variant(num_hidden_layers=int(inputs["layers"]),
+                                               num_key_value_heads=int(inputs["kv_heads"]),
+                                               head_dim=int(inputs["head_dim"]))
+    return replace(base, key=CUSTOM, name="custom")
 
 
 def weight_precision(inputs: dict) -> str | None:
@@ -92,7 +93,7 @@ def weight_precision(inputs: dict) -> str | None:
 def compute_precision(m: catalog.Model, weights: str | None, device: catalog.Device) -> str:
     """FP8 arithmetic when the bulk of the weights is 8-bit or narrower and the device has an FP8 peak."""
     prec = weights or max(m.weights, key=lambda g: g.params).precision
-    return "fp8" if prec in NARROW and "fp8" in device.peak_flops else "bf16"
+    return "fp8" if catalog.precision_label(prec).lower() in NARROW and "fp8" in device.peak_flops else "bf16"
 
 
 def step(inputs: dict, cat: catalog.Catalog) -> M.Step:
@@ -120,7 +121,7 @@ def min_devices(inputs: dict, cat: catalog.Catalog, device: catalog.Device) -> i
     m, ctx, batch, kv_prec = model(inputs, cat), int(inputs["context"]), int(inputs["batch"]), inputs["kv_precision"]
     # Every device keeps at least the KV cache split as far as it ever splits; when that alone fills a
     # device, no count fits, and the search below would walk all the way to FIT_LIMIT to find out.
-    if M.kv_bytes(m, ctx, batch, kv_prec) / M.kv_shards(m, FIT_LIMIT) >= device.serving.bytes:
+    if M.kv_bytes_per_device(m, ctx, batch, kv_prec, FIT_LIMIT) >= device.serving.bytes:
         return None
     try:
         return M.min_devices(m, device, ctx, batch, kv_prec, weight_precision(inputs), limit=FIT_LIMIT)

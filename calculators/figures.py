@@ -585,9 +585,8 @@ def _(c): return c.models[L70].query_heads
 
 @figure("kv.llama70b.bytes_per_token_mha", "bytes", "as KV bytes per token, with one KV head per query head (multi-head attention)", [M_L70])
 def _(c):
-    from dataclasses import replace
     m = c.models[L70]
-    return M.kv_bytes_per_token(replace(m, kv_heads=m.query_heads), "bf16")
+    return M.kv_bytes_per_token(m.variant(num_key_value_heads=m.query_heads), "bf16")
 
 
 @figure("gqa.llama70b.factor", "ratio", "query heads ÷ KV heads", [M_L70], sig=None, decimals=0)
