@@ -153,10 +153,16 @@ MEMORY_ONLY_ROWS = (N_("Time per step, memory only (lower bound)"), N_("Speed pe
                     N_("Throughput of the batch, memory only (upper bound)"))
 
 
+EXPERT_SHARE = N_("Share of the experts the batch reads")
+
+
 def decode(inputs: dict, locale: str, cat: catalog.Catalog | None = None) -> Result:
     cat = cat or catalog.load()
     s = step(inputs, cat)
-    rows = [
+    share = M.expert_share(model(inputs, cat), int(inputs["batch"]))
+    # MoE only: each token picks k of E experts, so a batch of B reads 1 - (1 - k/E)^B of them, not k/E
+    experts = [Row(EXPERT_SHARE, fmt.format_percent(share, locale, decimals=0))] if share is not None else []
+    rows = experts + [
         Row(N_("Reading weights"), _q(s.weights_s, "seconds", locale)),
         Row(N_("Reading the KV cache"), _q(s.kv_s, "seconds", locale)),
         Row(N_("Arithmetic at peak"), _q(s.compute_s, "seconds", locale) if s.compute_s is not None else UNKNOWN),

@@ -25,6 +25,9 @@ PRECISION_BITS = {
     "int4": 4.0,
 }
 
+# Formats whose arithmetic is integer: their peaks are operations per second (TOPS), not FLOP/s.
+INTEGER = ("int8", "int4")
+
 GROUPS = ("embeddings", "attention", "router", "experts", "shared_experts", "dense_mlp", "norms", "lm_head")
 
 # torch dtype names in configs -> our precision names
@@ -50,6 +53,11 @@ def bytes_per_value(precision: str) -> float:
 def label(precision: str) -> str:
     """How a precision is printed: FP8 with block scales is still FP8 to a reader."""
     return precision.split("_")[0].upper()
+
+
+def peak_kind(precision: str) -> str:
+    """The unit kind of a compute peak at this precision (fmt.format_quantity)."""
+    return "ops_per_s" if precision in INTEGER else "flop_per_s"
 
 
 def _fp8(q: dict) -> tuple[str, tuple, tuple]:

@@ -53,7 +53,7 @@ FIELDS = {
                  Field("kv_heads", N_("KV heads per layer"), "count", 1024, custom=True),
                  Field("head_dim", N_("Head dimension"), "count", 4096, custom=True),
                  _KV_PREC, _CONTEXT, _BATCH, _DEVICE),
-    "decode": (_MODEL, _W_PREC, _DEVICE, _DEVICES, _BATCH, _CONTEXT),
+    "decode": (_MODEL, _W_PREC, _KV_PREC, _DEVICE, _DEVICES, _BATCH, _CONTEXT),
     "fit": (_MODEL, _W_PREC, _KV_PREC, _CONTEXT, _BATCH),
     "latency": (_MODEL, _DEVICE, _DEVICES, Field("prompt", N_("Prompt tokens"), "tokens", MAX_TOKENS),
                 Field("output", N_("Output tokens"), "tokens", MAX_TOKENS),
