@@ -164,6 +164,10 @@ def _(c): return M.flops_per_token_weights(c.models[L70])
 def _(c): return c.models[L70].total_params
 
 
+@figure("params.llama70b.active", "params", "parameters a token multiplies with: all but the input embedding table", [M_L70])
+def _(c): return c.models[L70].active_params
+
+
 @figure("device.h100.peak_bf16", "flop_per_s", "datasheet: dense BF16 peak", [D_H100], sig=None, decimals=0, unit="TFLOP/s")
 def _(c): return c.devices[H100].peak_flops["bf16"]
 
@@ -190,6 +194,10 @@ def _(c): return _step70(c, "fp8").compute_s
 
 @figure("weights.llama70b.bytes", "bytes", "parameters × 2 B (BF16)", [M_L70])
 def _(c): return M.weight_bytes_stored(c.models[L70])
+
+
+@figure("weights.llama70b.read_per_token", "bytes", "bytes read per token: every tensor but the input embedding table, of which one row (BF16)", [M_L70])
+def _(c): return M.weight_bytes_read(c.models[L70], 1)
 
 
 @figure("step.llama70b.h100.memory_time", "seconds", "weight bytes ÷ HBM bandwidth", [M_L70, D_H100])
