@@ -58,7 +58,7 @@ DEFAULTS = {
     "fit": {"model": "deepseek-v3", "weight_precision": AS_RELEASED, "kv_precision": "bf16",
             "context": 32 * 1024, "batch": 8},
     "latency": {"model": "llama-3.1-70b", "device": "h100-sxm", "devices": S.SPEED_DEVICES, "prompt": S.SPEED_PROMPT,
-                "output": S.SPEED_OUTPUT, "steps": S.AGENT_STEPS, "tool_s": 0.0},
+                "output": S.SPEED_OUTPUT, "steps": S.AGENT_STEPS, "tool_s": 0.0, "kv_precision": "bf16"},
 }
 
 # Verdicts, named once so that the browser's string table can list them.
@@ -70,7 +70,7 @@ VERDICTS = (V_FITS, V_NO_FIT, V_MEMORY, V_COMPUTE, V_MEMORY_NO_PEAK)
 
 def model_keys(cat: catalog.Catalog) -> list:
     """Catalog models whose KV cache the model can compute (the calculators' choices)."""
-    return [k for k, m in cat.models.items() if m.attention != "unmodelled"]
+    return [k for k, m in cat.models.items() if m.arch is not None]
 
 
 def model(inputs: dict, cat: catalog.Catalog) -> catalog.Model:
@@ -110,7 +110,7 @@ def latency_parts(inputs: dict, cat: catalog.Catalog) -> dict:
     m, d = model(inputs, cat), cat.devices[inputs["device"]]
     n, prompt, out, steps = int(inputs["devices"]), int(inputs["prompt"]), int(inputs["output"]), int(inputs["steps"])
     ttft = M.prefill_time(m, d, prompt, devices=n)
-    speed = M.decode_step(m, d, devices=n, context=prompt + out // 2).tokens_per_s
+    speed = M.decode_step(m, d, devices=n, context=prompt + out // 2, kv_precision=inputs["kv_precision"]).tokens_per_s
     tool = float(inputs["tool_s"])
     return {"ttft": ttft, "speed": speed, "decode": out / speed, "call": M.end_to_end_latency(ttft, out, speed),
             "tool": tool, "steps": steps, "loop": M.agent_loop_time(steps, ttft, out, speed) + steps * tool}

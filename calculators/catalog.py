@@ -292,7 +292,24 @@ def _model(key: str, raw: dict, configs=read_config) -> Model:
     )
     if m.card_active_params and m.card_active_params > m.card_total_params:
         raise CatalogError(entry, "card_active_params", "exceeds card_total_params")
+    if arch:
+        _check_card(entry, "card_total_params", arch.total_params(), m.card_total_params, m.card_unit)
+        if m.card_active_params:
+            _check_card(entry, "card_active_params", arch.active_params(m.card_active_counts_embedding),
+                        m.card_active_params, m.card_unit)
     return m
+
+
+def card_agrees(derived: float, card: float, unit: float = 0.0) -> bool:
+    """Within 1 %, or within half the card's last printed digit when the card rounds more coarsely."""
+    return abs(derived - card) <= max(0.01 * card, unit / 2)
+
+
+def _check_card(entry: str, name: str, derived: float, card: float, unit: float) -> None:
+    """The config and the model card must describe the same model: a wrong config file fails here."""
+    if not card_agrees(derived, card, unit):
+        raise CatalogError(entry, name, f"the config gives {derived / 1e9:.2f} B parameters, the card {card / 1e9:.2f} B "
+                                        "(more than 1 % apart): check the config file and the card")
 
 
 def _device(key: str, raw: dict) -> Device:

@@ -55,7 +55,7 @@ FIELDS = {
                  _KV_PREC, _CONTEXT, _BATCH, _DEVICE),
     "decode": (_MODEL, _W_PREC, _KV_PREC, _DEVICE, _DEVICES, _BATCH, _CONTEXT),
     "fit": (_MODEL, _W_PREC, _KV_PREC, _CONTEXT, _BATCH),
-    "latency": (_MODEL, _DEVICE, _DEVICES, Field("prompt", N_("Prompt tokens"), "tokens", MAX_TOKENS),
+    "latency": (_MODEL, _KV_PREC, _DEVICE, _DEVICES, Field("prompt", N_("Prompt tokens"), "tokens", MAX_TOKENS),
                 Field("output", N_("Output tokens"), "tokens", MAX_TOKENS),
                 Field("steps", N_("Agent steps"), "count", 10_000),
                 Field("tool_s", N_("Tool time per step (s)"), "seconds", 86_400)),

@@ -21,7 +21,9 @@ FIXTURES = pathlib.Path(__file__).parent / "fixtures" / "configs"
 
 def _card_ok(derived: float, card: float, unit: float = 0.0) -> bool:
     """Within 1 %, or within half the card's last printed digit when it rounds more coarsely."""
-    return abs(derived - card) <= max(0.01 * card, unit / 2)
+    ok = abs(derived - card) <= max(0.01 * card, unit / 2)
+    assert ok == catalog.card_agrees(derived, card, unit)   # the catalog's load-time check agrees
+    return ok
 
 
 # ------------------------------------------------- catalog models vs their cards

@@ -53,6 +53,9 @@ CASES = [
     ("text for number", lambda r: r["models"]["llama-3.1-8b"].update(card_total_params="8B"), "models.llama-3.1-8b", "card_total_params", "expected a number"),
     ("range reversed", lambda r: r["measurements"]["gpu-minimax-m2"].update(low=200), "measurements.gpu-minimax-m2", "high", "below low"),
     ("active > total", lambda r: r["models"]["deepseek-v3"].update(card_active_params=700e9), "models.deepseek-v3", "card_active_params", "exceeds"),
+    ("card total disagrees", lambda r: r["models"]["llama-3.1-70b"].update(card_total_params=80e9), "models.llama-3.1-70b", "card_total_params", "more than 1 % apart"),
+    ("card active disagrees", lambda r: r["models"]["gpt-oss-120b"].update(card_active_params=5.8e9), "models.gpt-oss-120b", "card_active_params", "more than 1 % apart"),
+    ("card counts embedding", lambda r: r["models"]["qwen3-235b-a22b"].pop("card_active_counts_embedding"), "models.qwen3-235b-a22b", "card_active_params", "more than 1 % apart"),
     ("serving tier", lambda r: r["devices"]["mi300x"].update(serving_tier="HBM4"), "devices.mi300x", "serving_tier", "names no tier"),
 ]
 
