@@ -277,7 +277,7 @@ _STRINGS: dict = {}
 def browser_strings() -> list:
     """Every msgid the browser may need Python to translate: result labels, verdicts, chart texts, messages."""
     labels = {r.label for name in calcs.CALCULATORS for r in calcs.run(name, None, "en").rows if not r.name}
-    return sorted(labels | set(calcs.MEMORY_ONLY_ROWS) | set(calcs.VERDICTS) | set(calc_charts.STRINGS) | set(MESSAGES))
+    return sorted(labels | set(calcs.MEMORY_ONLY_ROWS) | {calcs.EXPERT_SHARE} | set(calcs.VERDICTS) | set(calc_charts.STRINGS) | set(MESSAGES))
 
 
 def install_strings(strings_json: str) -> None:
