@@ -10,7 +10,9 @@ bytes, attention FLOPs — is a sum over the layers' own answers.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from . import precision as P
 from .layers import DenseMLP, FullAttention, LatentAttention, Layer, MoEMLP, SlidingWindowAttention
@@ -41,22 +43,27 @@ ATTENTION_TYPES = {"full_attention": FullAttention, "sliding_attention": Sliding
 ATTENTION_LABELS = {frozenset({"full"}): "gqa", frozenset({"latent"}): "mla", frozenset({"sliding"}): "sliding",
                     frozenset({"full", "sliding"}): "alternating_sliding"}
 
-MAX_LAYERS = 10_000
+MAX_LAYERS = 1_000          # the deepest published decoders have a few hundred
 MAX_DIM = 10_000_000
 
 
 class ConfigError(ValueError):
-    """A config the model cannot read; `field` names the field that is missing or wrong."""
+    """A config the model cannot read; `field` names the field that is missing or wrong.
 
-    def __init__(self, field_name: str, problem: str):
-        self.field = field_name
+    `code` and `params` let a caller say the same in the reader's language
+    (calculators/byo.py): "missing", "not_integer", "range" (lo, hi),
+    "layer_types" (listed, layers), "unknown_types" (types), "unsupported" (detail).
+    """
+
+    def __init__(self, field_name: str, problem: str, code: str = "invalid", **params):
+        self.field, self.code, self.params = field_name, code, params
         super().__init__(f"config.json, field '{field_name}': {problem}")
 
 
 def text_config(config: dict) -> dict:
     """The language model's part of a config: multimodal ones nest it under text_config."""
     if not isinstance(config, dict):
-        raise ConfigError("(top level)", "expected a JSON object")
+        raise ConfigError("(top level)", "expected a JSON object", "not_config")
     inner = config.get("text_config")
     if isinstance(inner, dict):
         merged = {k: v for k, v in config.items() if k in ("torch_dtype", "dtype", "quantization_config")}
@@ -70,11 +77,13 @@ def text_config(config: dict) -> dict:
 def _int(c: dict, name: str, default=None, lo: int = 1, hi: int = MAX_DIM) -> int:
     value = c.get(name, default)
     if value is None:
-        raise ConfigError(name, "missing")
+        raise ConfigError(name, "missing", "missing")
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)  # 4096.0 is a whole number too
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ConfigError(name, f"expected a whole number, got {value!r}")
+        raise ConfigError(name, f"expected a whole number, got {value!r}", "not_integer")
     if not lo <= value <= hi:
-        raise ConfigError(name, f"must be between {lo} and {hi}, got {value}")
+        raise ConfigError(name, f"must be between {lo} and {hi}, got {value}", "range", lo=lo, hi=hi)
     return value
 
 
@@ -106,11 +115,14 @@ def _layer_kinds(c: dict, n: int) -> list:
     """The attention class of every layer: layer_types, a local:global pattern, or one kind for all."""
     types = c.get("layer_types")
     if types is not None:
-        if len(types) != n:
-            raise ConfigError("layer_types", f"lists {len(types)} layers, num_hidden_layers is {n}")
-        unknown = sorted(set(types) - set(ATTENTION_TYPES))
+        if not isinstance(types, list) or len(types) != n:
+            listed = len(types) if isinstance(types, list) else 0
+            raise ConfigError("layer_types", f"lists {listed} layers, num_hidden_layers is {n}", "layer_types",
+                              listed=listed, layers=n)
+        unknown = sorted({str(t) for t in types} - set(ATTENTION_TYPES))
         if unknown:
-            raise ConfigError("layer_types", f"unknown attention types {unknown}; known: {', '.join(ATTENTION_TYPES)}")
+            raise ConfigError("layer_types", f"unknown attention types {unknown}; known: {', '.join(ATTENTION_TYPES)}",
+                              "unknown_types", types=", ".join(unknown))
         return [ATTENTION_TYPES[t] for t in types]
     window = c.get("sliding_window") and c.get("use_sliding_window", True)
     pattern = c.get("sliding_window_pattern")
@@ -134,9 +146,9 @@ def _mlp(c: dict, i: int, hidden: int):
         experts = _int(c, experts_key, hi=100_000)
         active_key = _first(c, ALIASES["active"])
         if active_key is None:
-            raise ConfigError("num_experts_per_tok", "missing (needed for a mixture-of-experts model)")
+            raise ConfigError("num_experts_per_tok", "missing (needed for a mixture-of-experts model)", "missing")
         active = _int(c, active_key, hi=experts)
-        inter = _int(c, "moe_intermediate_size", c.get("intermediate_size"))
+        inter = _int(c, "moe_intermediate_size" if c.get("moe_intermediate_size") is not None else "intermediate_size")
         shared_n = c.get("n_shared_experts") or 0
         shared_inter = inter if shared_n else 0
         if c.get("shared_expert_intermediate_size"):
@@ -159,13 +171,18 @@ class Architecture:
     precisions: dict
     config: dict = field(repr=False, compare=False)
 
+    @cached_property
+    def _groups(self) -> tuple:
+        """Identical layers counted once: (layer spec, how many), so sums cost per kind, not per layer."""
+        return tuple(Counter(self.layers).items())
+
     # ------------------------------------------------------------ params
 
     def params_by_group(self) -> dict:
         out = {g: 0 for g in P.GROUPS}
-        for layer in self.layers:
+        for layer, count in self._groups:
             for g, n in layer.params().items():
-                out[g] += n
+                out[g] += n * count
         out["norms"] += self.hidden
         out["embeddings"] = self.vocab * self.hidden
         out["lm_head"] = 0 if self.tied else self.vocab * self.hidden
@@ -181,7 +198,7 @@ class Architecture:
         unless `include_embedding` (some model cards count it as active).
         Tied embeddings are counted once, as the unembedding.
         """
-        out = sum(sum(layer.active_params().values()) for layer in self.layers) + self.hidden
+        out = sum(count * sum(layer.active_params().values()) for layer, count in self._groups) + self.hidden
         out += self.vocab * self.hidden
         if include_embedding and not self.tied:
             out += self.vocab * self.hidden
@@ -194,9 +211,9 @@ class Architecture:
         row per token (none extra when tied, the unembedding reads the table).
         """
         out = {g: 0.0 for g in P.GROUPS}
-        for layer in self.layers:
+        for layer, count in self._groups:
             for g, n in layer.read_params(batch).items():
-                out[g] += n
+                out[g] += n * count
         out["norms"] += self.hidden
         out["embeddings"] = 0 if self.tied else min(batch, self.vocab) * self.hidden
         out["lm_head"] = self.vocab * self.hidden
@@ -216,25 +233,25 @@ class Architecture:
 
     def expert_share(self, batch: int) -> float | None:
         """Share of routed experts a batch touches (None for a dense model)."""
-        shares = [s for s in (layer.mlp.expert_share(batch) for layer in self.layers) if s is not None]
+        shares = [s for s in (layer.mlp.expert_share(batch) for layer, _ in self._groups) if s is not None]
         return shares[0] if shares else None
 
     # ---------------------------------------------------------- KV cache
 
     def kv_bytes_per_token(self, kv_precision: str = "bf16", context: int | None = None) -> float:
         """Bytes one more token adds at `context` (None: the long-context slope, full windows)."""
-        return sum(l.attention.kv_bytes_per_token(kv_precision) for l in self.layers if l.attention.grows_at(context))
+        return sum(n * l.attention.kv_bytes_per_token(kv_precision) for l, n in self._groups if l.attention.grows_at(context))
 
     def kv_bytes(self, context: int, kv_precision: str = "bf16") -> float:
         """KV cache of one sequence of `context` tokens, exact per layer."""
-        return sum(l.attention.kv_bytes(context, kv_precision) for l in self.layers)
+        return sum(n * l.attention.kv_bytes(context, kv_precision) for l, n in self._groups)
 
     def kv_bytes_per_device(self, context: int, kv_precision: str, devices: int) -> float:
         """One tensor-parallel device's share: each layer splits as far as its KV heads allow."""
-        return sum(l.attention.kv_bytes(context, kv_precision) / l.attention.kv_shards(devices) for l in self.layers)
+        return sum(n * l.attention.kv_bytes(context, kv_precision) / l.attention.kv_shards(devices) for l, n in self._groups)
 
     def attention_flops(self, context: int) -> float:
-        return sum(l.attention.flops_per_token(context) for l in self.layers)
+        return sum(n * l.attention.flops_per_token(context) for l, n in self._groups)
 
     # -------------------------------------------------------- summaries
 
@@ -261,9 +278,24 @@ class Architecture:
         return self.config.get("_precision_overrides", {})
 
 
+# Optional whole-number fields and their smallest sensible value, checked before they steer the layer pattern.
+OPTIONAL_INTS = {"first_k_dense_replace": 0, "decoder_sparse_step": 1, "moe_layer_freq": 1, "sliding_window_pattern": 1,
+                 "n_shared_experts": 0, "shared_expert_intermediate_size": 1, "q_lora_rank": 1}
+
+
+def _check_optional(c: dict) -> None:
+    for name, lo in OPTIONAL_INTS.items():
+        if c.get(name) is not None:
+            c[name] = _int(c, name, lo=lo)
+    only = c.get("mlp_only_layers")
+    if only is not None and (not isinstance(only, list) or not all(isinstance(i, int) and not isinstance(i, bool) for i in only)):
+        raise ConfigError("mlp_only_layers", f"expected a list of layer numbers, got {only!r}", "not_integer")
+
+
 def from_config(config: dict, precision_overrides: dict | None = None) -> Architecture:
     """Build the per-layer specs of a Hugging Face config.json (nested text_config included)."""
     c = text_config(config)
+    _check_optional(c)
     n = _int(c, "num_hidden_layers", hi=MAX_LAYERS)
     hidden = _int(c, "hidden_size")
     heads = _int(c, "num_attention_heads", hi=100_000)
@@ -274,7 +306,7 @@ def from_config(config: dict, precision_overrides: dict | None = None) -> Archit
     try:
         precisions = P.group_precisions(c, precision_overrides)
     except P.PrecisionError as e:
-        raise ConfigError("quantization_config", str(e)) from None
+        raise ConfigError("quantization_config", str(e), "unsupported", detail=str(e)) from None
     stored = dict(config)
     stored["_precision_overrides"] = dict(precision_overrides or {})
     return Architecture(str(c.get("model_type", "")), hidden, vocab, bool(c.get("tie_word_embeddings", False)),

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from . import catalog, fmt
+from . import byo, catalog, fmt
 from . import model as M
 from . import scenarios as S
 
@@ -52,12 +52,12 @@ class Result:
 
 DEFAULTS = {
     "kv_cache": {"model": "llama-3.1-70b", "kv_precision": "bf16", "context": 32 * 1024, "batch": 1,
-                 "device": "h100-sxm", "layers": 80, "kv_heads": 8, "head_dim": 128},
+                 "device": "h100-sxm", "layers": 80, "kv_heads": 8, "head_dim": 128, "config": ""},
     "decode": {"model": "llama-3.1-70b", "weight_precision": AS_RELEASED, "device": "h100-sxm", "devices": 8,
-               "batch": 1, "context": 8 * 1024, "kv_precision": "bf16"},
+               "batch": 1, "context": 8 * 1024, "kv_precision": "bf16", "config": ""},
     "fit": {"model": "deepseek-v3", "weight_precision": AS_RELEASED, "kv_precision": "bf16",
-            "context": 32 * 1024, "batch": 8},
-    "latency": {"model": "llama-3.1-70b", "device": "h100-sxm", "devices": S.SPEED_DEVICES, "prompt": S.SPEED_PROMPT,
+            "context": 32 * 1024, "batch": 8, "config": ""},
+    "latency": {"model": "llama-3.1-70b", "config": "", "device": "h100-sxm", "devices": S.SPEED_DEVICES, "prompt": S.SPEED_PROMPT,
                 "output": S.SPEED_OUTPUT, "steps": S.AGENT_STEPS, "tool_s": 0.0, "kv_precision": "bf16"},
 }
 
@@ -74,8 +74,10 @@ def model_keys(cat: catalog.Catalog) -> list:
 
 
 def model(inputs: dict, cat: catalog.Catalog) -> catalog.Model:
-    """The catalog model, or a custom full-attention model from the layer fields."""
+    """The catalog model, the reader's own config.json, or a custom full-attention model from the layer fields."""
     key = inputs["model"]
+    if key == byo.BYO:
+        return byo.model(inputs["config"])
     if key != CUSTOM:
         return cat.models[key]
     base = cat.models["llama-3.1-70b"].variant(num_hidden_layers=int(inputs["layers"]),
