@@ -343,12 +343,15 @@ def snapshot() -> dict:
     changes = {"kv_cache": {"context": "128K", "model": "gpt-oss-120b"}, "decode": {"batch": "64", "devices": "4"},
                "fit": {"context": "8K", "batch": "1"}, "latency": {"tool_s": "2.5", "steps": "5"}}
     ident = lambda m: m  # noqa: E731
+    own = json.dumps(catalog.read_config("gpt-oss-20b.json"))   # a reader's pasted config.json
     out = {}
     for name in FIELDS:
         for loc in fmt.LOCALES:
             base = default_texts(name, loc)
             for case, texts in (("default", base), ("changed", dict(base, **changes[name])),
-                                ("rejected", dict(base, batch="-1") if "batch" in base else dict(base, steps="0"))):
+                                ("rejected", dict(base, batch="-1") if "batch" in base else dict(base, steps="0")),
+                                ("config", dict(base, model=byo.BYO, config=own)),
+                                ("bad config", dict(base, model=byo.BYO, config=own[:-40]))):
                 res = evaluate(name, texts, loc, ident)
                 out[f"calc:{name}:{loc}:{case}"] = json.dumps(res, ensure_ascii=False, sort_keys=True)
     return out
