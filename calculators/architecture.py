@@ -94,7 +94,7 @@ def _first(c: dict, names: tuple):
     return None
 
 
-def _attention(c: dict, i: int, kind: type, hidden: int, heads: int):
+def _attention(c: dict, kind: type, hidden: int, heads: int):
     if c.get("kv_lora_rank"):
         return LatentAttention(hidden, heads, _int(c, "kv_lora_rank"), _int(c, "qk_rope_head_dim"),
                                _int(c, "qk_nope_head_dim"), _int(c, "v_head_dim"),
@@ -140,9 +140,9 @@ def _is_moe_layer(c: dict, i: int) -> bool:
     return (i + 1) % step == 0 and (i - c.get("first_k_dense_replace", 0)) % freq == 0
 
 
-def _mlp(c: dict, i: int, hidden: int):
+def _mlp(c: dict, moe: bool, hidden: int):
     experts_key = _first(c, ALIASES["experts"])
-    if experts_key and c[experts_key] and _is_moe_layer(c, i):
+    if experts_key and c[experts_key] and moe:
         experts = _int(c, experts_key, hi=100_000)
         active_key = _first(c, ALIASES["active"])
         if active_key is None:
@@ -302,7 +302,11 @@ def from_config(config: dict, precision_overrides: dict | None = None) -> Archit
     vocab = _int(c, "vocab_size")
     norms = c.get("norms_per_layer", 2) * hidden
     kinds = _layer_kinds(c, n)
-    layers = tuple(Layer(_attention(c, i, kinds[i], hidden, heads), _mlp(c, i, hidden), norms) for i in range(n))
+    moe = [_is_moe_layer(c, i) for i in range(n)]
+    # one spec per distinct kind, shared by the layers of that kind (cheap to build and to sum over)
+    attention = {k: _attention(c, k, hidden, heads) for k in set(kinds)}
+    mlp = {flag: _mlp(c, flag, hidden) for flag in set(moe)}
+    layers = tuple(Layer(attention[kinds[i]], mlp[moe[i]], norms) for i in range(n))
     try:
         precisions = P.group_precisions(c, precision_overrides)
     except P.PrecisionError as e:
