@@ -117,7 +117,7 @@ def kv_cache(inputs: dict, locale: str, tr, chart_id: str, cat: catalog.Catalog 
     limit = m.max_context if inputs["model"] != calcs.CUSTOM else 2 * ctx
     top = max(ctx, min(limit, 2 * ctx), 16)
     xs_data = {top * i // 32 for i in range(33)} | {ctx}
-    if m.sliding_window and m.attention == "alternating_sliding" and m.sliding_window < top:
+    if m.sliding_window and m.sliding_window < top:
         xs_data.add(m.sliding_window)  # the kink where sliding layers stop growing
     points = [(x, M.kv_bytes(m, x, batch, prec)) for x in sorted(xs_data)]
     memory = d.serving.bytes

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from . import catalog, fmt
+from . import byo, catalog, fmt
 from . import model as M
 from . import scenarios as S
 
@@ -52,13 +52,13 @@ class Result:
 
 DEFAULTS = {
     "kv_cache": {"model": "llama-3.1-70b", "kv_precision": "bf16", "context": 32 * 1024, "batch": 1,
-                 "device": "h100-sxm", "layers": 80, "kv_heads": 8, "head_dim": 128},
+                 "device": "h100-sxm", "layers": 80, "kv_heads": 8, "head_dim": 128, "config": ""},
     "decode": {"model": "llama-3.1-70b", "weight_precision": AS_RELEASED, "device": "h100-sxm", "devices": 8,
-               "batch": 1, "context": 8 * 1024, "kv_precision": "bf16"},
+               "batch": 1, "context": 8 * 1024, "kv_precision": "bf16", "config": ""},
     "fit": {"model": "deepseek-v3", "weight_precision": AS_RELEASED, "kv_precision": "bf16",
-            "context": 32 * 1024, "batch": 8},
-    "latency": {"model": "llama-3.1-70b", "device": "h100-sxm", "devices": S.SPEED_DEVICES, "prompt": S.SPEED_PROMPT,
-                "output": S.SPEED_OUTPUT, "steps": S.AGENT_STEPS, "tool_s": 0.0},
+            "context": 32 * 1024, "batch": 8, "config": ""},
+    "latency": {"model": "llama-3.1-70b", "config": "", "device": "h100-sxm", "devices": S.SPEED_DEVICES, "prompt": S.SPEED_PROMPT,
+                "output": S.SPEED_OUTPUT, "steps": S.AGENT_STEPS, "tool_s": 0.0, "kv_precision": "bf16"},
 }
 
 # Verdicts, named once so that the browser's string table can list them.
@@ -70,17 +70,20 @@ VERDICTS = (V_FITS, V_NO_FIT, V_MEMORY, V_COMPUTE, V_MEMORY_NO_PEAK)
 
 def model_keys(cat: catalog.Catalog) -> list:
     """Catalog models whose KV cache the model can compute (the calculators' choices)."""
-    return [k for k, m in cat.models.items() if m.attention != "unmodelled"]
+    return [k for k, m in cat.models.items() if m.arch is not None]
 
 
 def model(inputs: dict, cat: catalog.Catalog) -> catalog.Model:
-    """The catalog model, or a custom full-attention model from the layer fields."""
+    """The catalog model, the reader's own config.json, or a custom full-attention model from the layer fields."""
     key = inputs["model"]
+    if key == byo.BYO:
+        return byo.model(inputs["config"])
     if key != CUSTOM:
         return cat.models[key]
-    base = cat.models["llama-3.1-70b"]
-    return replace(base, key=CUSTOM, name="custom", attention="gqa", layers=int(inputs["layers"]),
-                   kv_heads=int(inputs["kv_heads"]), head_dim=int(inputs["head_dim"]))
+    base = cat.models["llama-3.1-70b"].variant(num_hidden_layers=int(inputs["layers"]),
+                                               num_key_value_heads=int(inputs["kv_heads"]),
+                                               head_dim=int(inputs["head_dim"]))
+    return replace(base, key=CUSTOM, name="custom")
 
 
 def weight_precision(inputs: dict) -> str | None:
@@ -92,7 +95,7 @@ def weight_precision(inputs: dict) -> str | None:
 def compute_precision(m: catalog.Model, weights: str | None, device: catalog.Device) -> str:
     """FP8 arithmetic when the bulk of the weights is 8-bit or narrower and the device has an FP8 peak."""
     prec = weights or max(m.weights, key=lambda g: g.params).precision
-    return "fp8" if prec in NARROW and "fp8" in device.peak_flops else "bf16"
+    return "fp8" if catalog.precision_label(prec).lower() in NARROW and "fp8" in device.peak_flops else "bf16"
 
 
 def step(inputs: dict, cat: catalog.Catalog) -> M.Step:
@@ -109,7 +112,7 @@ def latency_parts(inputs: dict, cat: catalog.Catalog) -> dict:
     m, d = model(inputs, cat), cat.devices[inputs["device"]]
     n, prompt, out, steps = int(inputs["devices"]), int(inputs["prompt"]), int(inputs["output"]), int(inputs["steps"])
     ttft = M.prefill_time(m, d, prompt, devices=n)
-    speed = M.decode_step(m, d, devices=n, context=prompt + out // 2).tokens_per_s
+    speed = M.decode_step(m, d, devices=n, context=prompt + out // 2, kv_precision=inputs["kv_precision"]).tokens_per_s
     tool = float(inputs["tool_s"])
     return {"ttft": ttft, "speed": speed, "decode": out / speed, "call": M.end_to_end_latency(ttft, out, speed),
             "tool": tool, "steps": steps, "loop": M.agent_loop_time(steps, ttft, out, speed) + steps * tool}
@@ -120,7 +123,7 @@ def min_devices(inputs: dict, cat: catalog.Catalog, device: catalog.Device) -> i
     m, ctx, batch, kv_prec = model(inputs, cat), int(inputs["context"]), int(inputs["batch"]), inputs["kv_precision"]
     # Every device keeps at least the KV cache split as far as it ever splits; when that alone fills a
     # device, no count fits, and the search below would walk all the way to FIT_LIMIT to find out.
-    if M.kv_bytes(m, ctx, batch, kv_prec) / M.kv_shards(m, FIT_LIMIT) >= device.serving.bytes:
+    if M.kv_bytes_per_device(m, ctx, batch, kv_prec, FIT_LIMIT) >= device.serving.bytes:
         return None
     try:
         return M.min_devices(m, device, ctx, batch, kv_prec, weight_precision(inputs), limit=FIT_LIMIT)
@@ -152,10 +155,16 @@ MEMORY_ONLY_ROWS = (N_("Time per step, memory only (lower bound)"), N_("Speed pe
                     N_("Throughput of the batch, memory only (upper bound)"))
 
 
+EXPERT_SHARE = N_("Share of the experts the batch reads")
+
+
 def decode(inputs: dict, locale: str, cat: catalog.Catalog | None = None) -> Result:
     cat = cat or catalog.load()
     s = step(inputs, cat)
-    rows = [
+    share = M.expert_share(model(inputs, cat), int(inputs["batch"]))
+    # MoE only: each token picks k of E experts, so a batch of B reads 1 - (1 - k/E)^B of them, not k/E
+    experts = [Row(EXPERT_SHARE, fmt.format_percent(share, locale, decimals=0))] if share is not None else []
+    rows = experts + [
         Row(N_("Reading weights"), _q(s.weights_s, "seconds", locale)),
         Row(N_("Reading the KV cache"), _q(s.kv_s, "seconds", locale)),
         Row(N_("Arithmetic at peak"), _q(s.compute_s, "seconds", locale) if s.compute_s is not None else UNKNOWN),

@@ -8,26 +8,19 @@ name the entry and the field so that whoever edits the TOML can fix it at once.
 from __future__ import annotations
 
 import datetime as _dt
+import json
 import tomllib
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from urllib.parse import urlsplit
 
-# Bits stored per element for each precision. MXFP4 stores 4-bit values plus
-# one 8-bit scale per block of 32, so 4 + 8/32 = 4.25 bits. FP8 with 128x128
-# block scales adds one FP32 per 16,384 values (0.002 bits), which we ignore.
-PRECISION_BITS = {
-    "fp32": 32.0,
-    "bf16": 16.0,
-    "fp16": 16.0,
-    "fp8": 8.0,
-    "int8": 8.0,
-    "mxfp4": 4.25,
-    "fp4": 4.0,
-    "int4": 4.0,
-}
+from . import architecture as A
+from .catalog_model import Model, WeightGroup, card_agrees  # noqa: F401 (re-exported)
+from .precision import GROUPS, PRECISION_BITS, label as precision_label  # noqa: F401 (re-exported)
 
+# Bits per stored value live in calculators/precision.py (re-exported here for
+# the validators below and older callers).
 ATTENTION_KINDS = ("gqa", "alternating_sliding", "mla", "unmodelled")
 CONFIDENCE = ("high", "medium", "low")
 # What kind of document a source is: a closed list, because each kind's label
@@ -56,42 +49,6 @@ class Source:
     kind: str = "article"     # one of SOURCE_KINDS
     url: str = ""             # https address of the document
     url_reason: str = ""      # why there is no url (a talk without slides, ...)
-
-
-@dataclass(frozen=True)
-class WeightGroup:
-    """Parameters stored at one precision, and how many of them a token reads."""
-
-    group: str
-    params: float
-    precision: str
-    read_params: float | None = None
-    experts: int | None = None
-    experts_active: int | None = None
-
-    @property
-    def bytes_per_param(self) -> float:
-        return PRECISION_BITS[self.precision] / 8.0
-
-
-@dataclass(frozen=True)
-class Model:
-    key: str
-    name: str
-    total_params: float
-    active_params: float
-    layers: int
-    query_heads: int
-    hidden: int
-    attention: str
-    max_context: int
-    weights: tuple[WeightGroup, ...]
-    src: Source
-    kv_heads: int | None = None
-    head_dim: int | None = None
-    sliding_window: int | None = None
-    kv_lora_rank: int | None = None
-    qk_rope_head_dim: int | None = None
 
 
 @dataclass(frozen=True)
@@ -245,64 +202,55 @@ def _precision(entry, name, value):
     return value
 
 
-def _weight_group(entry: str, i: int, raw: dict) -> WeightGroup:
-    where = f"{entry}.weights[{i}]"
-    g = WeightGroup(
-        group=_req(where, raw, "group", str),
-        params=_positive(where, "params", _req(where, raw, "params", float)),
-        precision=_precision(where, "precision", _req(where, raw, "precision", str)),
-        read_params=_positive(where, "read_params", _opt(where, raw, "read_params", float)),
-        experts=_positive(where, "experts", _opt(where, raw, "experts", int)),
-        experts_active=_positive(where, "experts_active", _opt(where, raw, "experts_active", int)),
-    )
-    if (g.experts is None) != (g.experts_active is None):
-        raise CatalogError(where, "experts_active", "experts and experts_active go together")
-    if g.experts is not None and g.experts_active > g.experts:
-        raise CatalogError(where, "experts_active", "more active experts than experts")
-    if g.read_params is not None and g.read_params > g.params:
-        raise CatalogError(where, "read_params", "a token cannot read more parameters than are stored")
-    return g
+def read_config(name: str) -> dict:
+    """A stored config.json of the package (calculators/configs/<name>)."""
+    text = resources.files("calculators").joinpath("configs", name).read_text(encoding="utf-8")
+    return json.loads(text)
 
 
-def _model(key: str, raw: dict) -> Model:
+def _model(key: str, raw: dict, configs=read_config) -> Model:
     entry = f"models.{key}"
-    pos = lambda name, kind=int: _positive(entry, name, _req(entry, raw, name, kind))  # noqa: E731
-    attention = _req(entry, raw, "attention", str)
-    if attention not in ATTENTION_KINDS:
-        raise CatalogError(entry, "attention", f"unknown attention {attention!r}; use one of {ATTENTION_KINDS}")
-    weights_raw = _req(entry, raw, "weights", list)
-    if not weights_raw:
-        raise CatalogError(entry, "weights", "needs at least one weight group")
+    dtypes = _opt(entry, raw, "tensor_dtypes", dict, {})
+    for g, p in dtypes.items():
+        if g not in GROUPS:
+            raise CatalogError(entry, f"tensor_dtypes.{g}", f"unknown tensor group; known: {', '.join(GROUPS)}")
+        _precision(entry, f"tensor_dtypes.{g}", p)
+    config_file = _opt(entry, raw, "config", str)
+    arch = None
+    if config_file:
+        try:
+            arch = A.from_config(configs(config_file), dtypes)
+        except FileNotFoundError:
+            raise CatalogError(entry, "config", f"no file calculators/configs/{config_file}") from None
+        except (A.ConfigError, json.JSONDecodeError) as e:
+            raise CatalogError(entry, "config", f"{config_file}: {e}") from None
     m = Model(
         key=key,
         name=_req(entry, raw, "name", str),
-        total_params=pos("total_params", float),
-        active_params=pos("active_params", float),
-        layers=pos("layers"),
-        query_heads=pos("query_heads"),
-        hidden=pos("hidden"),
-        attention=attention,
-        max_context=pos("max_context"),
-        weights=tuple(_weight_group(entry, i, w) for i, w in enumerate(weights_raw)),
+        max_context=_positive(entry, "max_context", _req(entry, raw, "max_context", int)),
         src=_source(entry, raw),
-        kv_heads=_positive(entry, "kv_heads", _opt(entry, raw, "kv_heads", int)),
-        head_dim=_positive(entry, "head_dim", _opt(entry, raw, "head_dim", int)),
-        sliding_window=_positive(entry, "sliding_window", _opt(entry, raw, "sliding_window", int)),
-        kv_lora_rank=_positive(entry, "kv_lora_rank", _opt(entry, raw, "kv_lora_rank", int)),
-        qk_rope_head_dim=_positive(entry, "qk_rope_head_dim", _opt(entry, raw, "qk_rope_head_dim", int)),
+        card_total_params=_positive(entry, "card_total_params", _req(entry, raw, "card_total_params", float)),
+        arch=arch,
+        card_active_params=_positive(entry, "card_active_params", _opt(entry, raw, "card_active_params", float)),
+        card_active_counts_embedding=_opt(entry, raw, "card_active_counts_embedding", bool, False),
+        card_unit=_opt(entry, raw, "card_unit", float, 0.0),
+        config_file=config_file,
     )
-    needs = {
-        "gqa": ("kv_heads", "head_dim"),
-        "alternating_sliding": ("kv_heads", "head_dim", "sliding_window"),
-        "mla": ("kv_lora_rank", "qk_rope_head_dim"),
-        "unmodelled": (),
-    }[attention]
-    for name in needs:
-        if getattr(m, name) is None:
-            raise CatalogError(entry, name, f"missing (attention '{attention}' needs it)")
-    if m.active_params > m.total_params:
-        raise CatalogError(entry, "active_params", "exceeds total_params")
+    if m.card_active_params and m.card_active_params > m.card_total_params:
+        raise CatalogError(entry, "card_active_params", "exceeds card_total_params")
+    if arch:
+        _check_card(entry, "card_total_params", arch.total_params(), m.card_total_params, m.card_unit)
+        if m.card_active_params:
+            _check_card(entry, "card_active_params", arch.active_params(m.card_active_counts_embedding),
+                        m.card_active_params, m.card_unit)
     return m
+
+
+def _check_card(entry: str, name: str, derived: float, card: float, unit: float) -> None:
+    """The config and the model card must describe the same model: a wrong config file fails here."""
+    if not card_agrees(derived, card, unit):
+        raise CatalogError(entry, name, f"the config gives {derived / 1e9:.2f} B parameters, the card {card / 1e9:.2f} B "
+                                        "(more than 1 % apart): check the config file and the card")
 
 
 def _device(key: str, raw: dict) -> Device:

@@ -87,42 +87,36 @@ def _bytes_per(precision: str) -> float:
 
 
 def shape_from_catalog(model, kv_precision: str = "bf16", weight_precision: str | None = None) -> Shape:
-    """Build a Shape from a catalog.Model (until the per-layer specs arrive).
+    """Build a Shape from a catalog model's per-layer specs (calculators/layers.py, from its config.json).
 
-    Approximations, stated: groups other than "embeddings" are spread evenly
-    over the layers; a group with routing (experts, experts_active) is routed
-    experts; a group with only `read_params` counts its read part as dense and
-    the rest as experts never read at batch 1 (so data-parallel attention
-    replicates more than the real attention weights: pessimistic for it).
-    Sliding layers are the even ones, as in model.kv_layer_counts.
+    Each layer's tensors split into the part every token reads (attention,
+    router, shared experts, dense MLP, norms) and the routed experts; the
+    embedding, final norm and lm_head sit outside the layers (one embedding
+    row per token is read, the lm_head in full). A model without a config
+    (its layers unknown) gives a DeploymentError.
     """
-    from . import model as M  # the KV arithmetic lives there; import here to keep this module light
-
-    n = model.layers
-    dense = experts_bytes = 0.0
-    outside = outside_read = 0.0
-    experts = active = 0
-    for g in model.weights:
-        bpp = _bytes_per(weight_precision) if weight_precision else g.bytes_per_param
-        if g.group == "embeddings":
-            outside += g.params * bpp
-            outside_read += (g.read_params if g.read_params is not None else g.params) * bpp
-        elif g.experts:
-            experts_bytes += g.params * bpp
-            experts, active = g.experts, g.experts_active
-        elif g.read_params is not None:
-            dense += g.read_params * bpp
-            experts_bytes += (g.params - g.read_params) * bpp
-        else:
-            dense += g.params * bpp
-    kv_known = model.attention != "unmodelled"
-    per_token = M.kv_values_per_token_layer(model) * _bytes_per(kv_precision) if kv_known else 0.0
+    arch = getattr(model, "arch", None)
+    if arch is None:
+        raise DeploymentError(f"{model.name}: its layers are not known (no config.json), so no deployment can be laid out")
+    prec = lambda group: _bytes_per(weight_precision) if weight_precision else _bytes_per(arch.precisions[group])  # noqa: E731
     layers = []
-    for i in range(n):
-        window = model.sliding_window if (model.attention == "alternating_sliding" and i % 2 == 0) else None
-        layers.append(Layer(dense / n, experts_bytes / n, experts, active, per_token, window))
-    kv_heads = None if model.attention == "mla" else (model.kv_heads or 1)
-    return Shape(model.name, tuple(layers), outside, outside_read, model.hidden, kv_heads, kv_known)
+    for layer in arch.layers:
+        groups = layer.params()
+        routed = groups.get("experts", 0) * prec("experts") if "experts" in groups else 0.0
+        dense = sum(n * prec(g) for g, n in groups.items() if g != "experts")
+        mlp = layer.mlp
+        experts, active = (mlp.experts, mlp.active) if hasattr(mlp, "experts") else (0, 0)
+        att = layer.attention
+        window = getattr(att, "window", None) or None
+        layers.append(Layer(dense, routed, experts, active, att.kv_bytes_per_token(kv_precision), window))
+    outside_params = {"embeddings": arch.vocab * arch.hidden, "norms": arch.hidden,
+                      "lm_head": 0 if arch.tied else arch.vocab * arch.hidden}
+    outside = sum(n * prec(g) for g, n in outside_params.items())
+    outside_read = (arch.hidden * prec("embeddings") if not arch.tied else 0.0) + arch.hidden * prec("norms") \
+        + arch.vocab * arch.hidden * prec("lm_head" if not arch.tied else "embeddings")
+    kinds = {type(l.attention).__name__ for l in arch.layers}
+    kv_heads = None if "LatentAttention" in kinds else min(getattr(l.attention, "kv_heads", 1) for l in arch.layers)
+    return Shape(model.name, tuple(layers), outside, outside_read, arch.hidden, kv_heads, True)
 
 
 # --------------------------------------------------------------- deployment

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from . import fmt
+from . import precision
 from . import model as M
 from . import scenarios as S
 from .catalog import Catalog, load
@@ -164,6 +165,10 @@ def _(c): return M.flops_per_token_weights(c.models[L70])
 def _(c): return c.models[L70].total_params
 
 
+@figure("params.llama70b.active", "params", "parameters a token multiplies with: all but the input embedding table", [M_L70])
+def _(c): return c.models[L70].active_params
+
+
 @figure("device.h100.peak_bf16", "flop_per_s", "datasheet: dense BF16 peak", [D_H100], sig=None, decimals=0, unit="TFLOP/s")
 def _(c): return c.devices[H100].peak_flops["bf16"]
 
@@ -190,6 +195,10 @@ def _(c): return _step70(c, "fp8").compute_s
 
 @figure("weights.llama70b.bytes", "bytes", "parameters × 2 bytes (BF16)", [M_L70])
 def _(c): return M.weight_bytes_stored(c.models[L70])
+
+
+@figure("weights.llama70b.read_per_token", "bytes", "bytes read per token: every tensor but the input embedding table, of which one row (BF16)", [M_L70])
+def _(c): return M.weight_bytes_read(c.models[L70], 1)
 
 
 @figure("step.llama70b.h100.memory_time", "seconds", "weight bytes ÷ HBM bandwidth", [M_L70, D_H100])
@@ -395,7 +404,7 @@ def _(c):
 def _bits_of_group(m, group: str | None = None) -> float:
     """Bits per parameter the released checkpoint stores for a weight group (the first group if none is named)."""
     g = next(g for g in m.weights if group is None or g.group == group)
-    return g.bytes_per_param * 8
+    return precision.bytes_per_value(g.precision) * 8
 
 
 @figure("precision.gpt-oss-120b.experts_bits", "bits", "bits per parameter of the released expert weights (MXFP4 with block scales)", [M_GPT], sig=3)
@@ -403,7 +412,7 @@ def _(c): return _bits_of_group(c.models[GPT], "experts")
 
 
 @figure("precision.deepseek-v3.bits", "bits", "bits per parameter of the released weights (FP8)", [M_DS3], sig=None, decimals=0)
-def _(c): return _bits_of_group(c.models[DS3])
+def _(c): return _bits_of_group(c.models[DS3], "experts")
 
 
 @figure("power.ratio_per_chip", "ratio", "(DGX H100 rack power ÷ its GPUs) ÷ (SN40L rack power ÷ its sockets)", ["racks.dgx-h100-x4", R_SN], sig=2)
@@ -627,9 +636,8 @@ def _(c): return c.models[L70].query_heads
 
 @figure("kv.llama70b.bytes_per_token_mha", "bytes", "as KV bytes per token, with one KV head per query head (multi-head attention)", [M_L70])
 def _(c):
-    from dataclasses import replace
     m = c.models[L70]
-    return M.kv_bytes_per_token(replace(m, kv_heads=m.query_heads), "bf16")
+    return M.kv_bytes_per_token(m.variant(num_key_value_heads=m.query_heads), "bf16")
 
 
 @figure("gqa.llama70b.factor", "ratio", "query heads ÷ KV heads", [M_L70], sig=None, decimals=0)
@@ -684,7 +692,7 @@ def _(c): return c.models[L70].layers / M.min_devices(c.models[L70], c.devices[H
 
 # Expert parallelism: gpt-oss-120b's experts per layer, those a token uses, and their spread over GPUs.
 def _expert_group(c, key):
-    return next(g for g in c.models[key].weights if g.experts)
+    return next(layer.mlp for layer in c.models[key].arch.layers if hasattr(layer.mlp, "experts"))
 
 
 @figure("model.gpt-oss-120b.experts", "count", "catalog: experts per layer", [M_GPT], sig=None, decimals=0)
@@ -692,7 +700,7 @@ def _(c): return _expert_group(c, GPT).experts
 
 
 @figure("model.gpt-oss-120b.experts_active", "count", "catalog: experts per token and layer", [M_GPT], sig=None, decimals=0)
-def _(c): return _expert_group(c, GPT).experts_active
+def _(c): return _expert_group(c, GPT).active
 
 
 @figure("ep.gpt-oss-120b.experts_per_gpu", "count", "experts per layer ÷ GPUs (speed scenario)", [M_GPT], sig=None, decimals=0)

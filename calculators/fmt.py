@@ -207,6 +207,8 @@ _KINDS = {
     "bytes_per_s": (_si([p + "B/s" for p in _PREFIXES]), NBSP, "B/s"),
     "flop": (_si([p + "FLOP" for p in _FLOP_PREFIXES]), NBSP, "FLOP"),
     "flop_per_s": (_si([p + "FLOP/s" for p in _FLOP_PREFIXES]), NBSP, "FLOP/s"),
+    # integer arithmetic is counted in operations, not floating-point operations (Groq: 750 TOPS INT8)
+    "ops_per_s": (_si(["OPS", "kOPS", "MOPS", "GOPS", "TOPS", "POPS"]), NBSP, "OPS"),
     "watts": (_si(["W", "kW", "MW"]), NBSP, "W"),
     "joules": (_si(["mJ", "J", "kJ", "MJ"], -3), NBSP, "J"),
     "params": (_si(["", "K", "M", "G", "T"]), NBSP, ""),

@@ -102,18 +102,18 @@ _FORMULAS = {
                                          layers=("layers", f"{L70}.layers"), kv=("K and V", 2), heads=("query heads", f"{L70}.query_heads"),
                                          dim=("values per head", f"{L70}.head_dim"), bytes=("per value (BF16)", "precision.bf16.bytes")),
     "gqa.llama70b.factor": F("{q} ÷ {kv}", q=("query heads", f"{L70}.query_heads"), kv=("KV heads", f"{L70}.kv_heads")),
-    "flops.llama70b.per_token": F("{two} × {params}", two=("FLOP per parameter", 2), params=("parameters", "params.llama70b")),
+    "flops.llama70b.per_token": F("{two} × {params}", two=("FLOP per parameter", 2), params=("parameters", "params.llama70b.active")),
     "weights.llama70b.bytes": F("{params} × {bytes}", params=("parameters", "params.llama70b"), bytes=("per parameter (BF16)", "precision.bf16.bytes")),
     "step.llama70b.h100.compute_time": F("{flops} ÷ {peak}", flops=("per token", "flops.llama70b.per_token"), peak=("BF16 peak", "device.h100.peak_bf16")),
     "step.llama70b.h100.compute_time_fp8": F("{flops} ÷ {peak}", flops=("per token", "flops.llama70b.per_token"), peak=("FP8 peak", "device.h100.peak_fp8")),
-    "step.llama70b.h100.memory_time": F("{weights} ÷ {bw}", weights=("of weights", "weights.llama70b.bytes"), bw=("HBM bandwidth", "device.h100.bandwidth")),
+    "step.llama70b.h100.memory_time": F("{weights} ÷ {bw}", weights=("read per token", "weights.llama70b.read_per_token"), bw=("HBM bandwidth", "device.h100.bandwidth")),
     "ceiling.llama70b.h100.memory": F("{one} ÷ {t}", one=("token", 1), t=("memory time per token", "step.llama70b.h100.memory_time")),
     "ceiling.llama70b.h100.compute": F("{one} ÷ {t}", one=("token", 1), t=("compute time per token", "step.llama70b.h100.compute_time")),
     "ceiling.llama70b.h100.compute_fp8": F("{one} ÷ {t}", one=("token", 1), t=("compute time per token", "step.llama70b.h100.compute_time_fp8")),
     "ratio.llama70b.h100.memory_over_compute": F("{m} ÷ {c}", m=("memory time", "step.llama70b.h100.memory_time"),
                                                    c=("compute time", "step.llama70b.h100.compute_time")),
     "device.h100.ridge": F("{peak} ÷ {bw}", peak=("BF16 peak", "device.h100.peak_bf16"), bw=("HBM bandwidth", "device.h100.bandwidth")),
-    "intensity.llama70b.batch1": F("{flops} ÷ {weights}", flops=("per token", "flops.llama70b.per_token"), weights=("read per token", "weights.llama70b.bytes")),
+    "intensity.llama70b.batch1": F("{flops} ÷ {weights}", flops=("per token", "flops.llama70b.per_token"), weights=("read per token", "weights.llama70b.read_per_token")),
     "share.deepseek-v3.active": F("{active} ÷ {total}", active=("active parameters", "params.deepseek-v3.active"),
                                   total=("parameters in total", "params.deepseek-v3.total")),
     "sn40l.rack.sram": F("{socket} × {n}", socket=("per socket", "sn40l.socket.sram"), n=("sockets", "sn40l.rack.sockets")),
@@ -160,7 +160,7 @@ _FORMULAS.update({
                                         need=("needed", "implied_bw.infercom-gpt-oss-120b")),
     "precision.bf16.bytes": F("{bits} ÷ {eight}", bits=("bits per BF16 value", 16), eight=("bits per byte", 8)),
 })
-_SPEED = dict(n=("GPUs", "speed.devices"), bw=("HBM bandwidth each", "device.h100.bandwidth"), w=("of weights", "weights.llama70b.bytes"),
+_SPEED = dict(n=("GPUs", "speed.devices"), bw=("HBM bandwidth each", "device.h100.bandwidth"), w=("read per token", "weights.llama70b.read_per_token"),
               ctx=("tokens of context each", "speed.prompt"), kv=("KV cache per token", "kv.llama70b.bytes_per_token"))
 _FORMULAS.update({
     "infercom.chips_from_racks": F("{racks} × {n}", racks=("racks", "infercom.racks"), n=("sockets per rack", "sn40l.rack.sockets")),
@@ -176,7 +176,7 @@ for _ctx in (8192, 32768, 131072):
 for _b in (1, 8, 32, 64, 128):
     _FORMULAS[f"batch.llama70b.per_request.{_b}"] = F(
         "{n} × {bw} ÷ ({w} + {b} × {ctx} × {kv})", n=("GPUs", "batch.devices"), bw=("HBM bandwidth each", "device.h100.bandwidth"),
-        w=("of weights", "weights.llama70b.bytes"), b=("requests", f"batch.size.{_b}"), ctx=("tokens of context each", "batch.context"),
+        w=("read per token", "weights.llama70b.read_per_token"), b=("requests", f"batch.size.{_b}"), ctx=("tokens of context each", "batch.context"),
         kv=("KV cache per token", "kv.llama70b.bytes_per_token"))
     _FORMULAS[f"batch.llama70b.aggregate.{_b}"] = F("{b} × {speed}", b=("requests", f"batch.size.{_b}"),
                                                      speed=("per request", f"batch.llama70b.per_request.{_b}"))

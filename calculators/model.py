@@ -15,7 +15,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from .catalog import PRECISION_BITS, Device, Model
+from .catalog import Device, Model
+from .precision import PrecisionError, bytes_per_value
 
 
 class ModelError(ValueError):
@@ -24,103 +25,75 @@ class ModelError(ValueError):
 
 def _bytes(precision: str) -> float:
     try:
-        return PRECISION_BITS[precision] / 8.0
-    except KeyError:
-        raise ModelError(f"unknown precision {precision!r}; known: {', '.join(PRECISION_BITS)}") from None
+        return bytes_per_value(precision)
+    except PrecisionError as e:
+        raise ModelError(str(e)) from None
+
+
+def _arch(model: Model):
+    """The model's per-layer specs, or a ModelError for a model whose config the catalog lacks."""
+    if model.arch is None:
+        raise ModelError(f"the layers of {model.name} are not modelled: {model.src.note or 'no config in the catalog'}")
+    return model.arch
 
 
 # ------------------------------------------------------------------ KV cache
 
 
 def kv_layer_counts(model: Model) -> dict:
-    """How many layers of each kind the model has: {'full': n, 'sliding': n, 'latent': n}."""
-    if model.attention == "gqa":
-        return {"full": model.layers}
-    if model.attention == "alternating_sliding":
-        sliding = (model.layers + 1) // 2  # even layers (0, 2, 4, ...) slide
-        return {"full": model.layers - sliding, "sliding": sliding}
-    if model.attention == "mla":
-        return {"latent": model.layers}
-    raise ModelError(f"the KV cache of {model.name} is not modelled: {model.src.note or 'its attention is not in the catalog'}")
-
-
-def kv_values_per_token_layer(model: Model) -> int:
-    """Values cached per token in one layer.
-
-    GQA caches a key and a value vector per KV head (factor 2, real head_dim,
-    never hidden/heads); MLA caches one compressed latent plus the decoupled
-    RoPE key, shared by all heads (no factor 2).
-    """
-    if model.attention == "mla":
-        return model.kv_lora_rank + model.qk_rope_head_dim
-    kv_layer_counts(model)  # raises for unmodelled attention
-    return 2 * model.kv_heads * model.head_dim
+    """How many layers of each attention kind the model has: {'full': n, 'sliding': n, 'latent': n}."""
+    return _arch(model).layer_counts()
 
 
 def kv_bytes_per_token(model: Model, kv_precision: str = "bf16", context: int | None = None) -> float:
     """Bytes one more token of context adds at the given context length.
 
-    For sliding-window layers a token adds nothing once the window is full, so
-    the per-token size depends on the context; without a context the long
-    context slope is returned (sliding layers count zero).
+    Each layer answers for itself: full and latent layers always grow, a
+    sliding-window layer only while the context is inside its window, so
+    without a context the long-context slope is returned (sliding layers
+    count zero).
     """
-    counts = kv_layer_counts(model)
-    per_layer = kv_values_per_token_layer(model) * _bytes(kv_precision)
-    growing = counts.get("full", 0) + counts.get("latent", 0)
-    if context is not None and "sliding" in counts and context <= model.sliding_window:
-        growing += counts["sliding"]
-    return growing * per_layer
+    _bytes(kv_precision)
+    return _arch(model).kv_bytes_per_token(kv_precision, context)
 
 
 def kv_bytes(model: Model, context: int, batch: int = 1, kv_precision: str = "bf16") -> float:
     """Total KV cache for `batch` sequences of `context` tokens each, exact per layer."""
     if context < 0 or batch < 0:
         raise ModelError("context and batch cannot be negative")
-    counts = kv_layer_counts(model)
-    per_layer_token = kv_values_per_token_layer(model) * _bytes(kv_precision)
-    tokens = (counts.get("full", 0) + counts.get("latent", 0)) * context
-    if "sliding" in counts:
-        tokens += counts["sliding"] * min(context, model.sliding_window)
-    return batch * tokens * per_layer_token
+    _bytes(kv_precision)
+    return batch * _arch(model).kv_bytes(context, kv_precision)
 
 
 # ------------------------------------------------------------------- weights
 
 
-def _group_bytes_per_param(group, precision_override: str | None) -> float:
-    return _bytes(precision_override) if precision_override else group.bytes_per_param
-
-
 def weight_bytes_stored(model: Model, precision: str | None = None) -> float:
-    """Bytes of all weights, each group at its own precision unless overridden."""
-    return sum(g.params * _group_bytes_per_param(g, precision) for g in model.weights)
-
-
-def group_read_params(group, batch: int = 1) -> float:
-    """Parameters of one weight group that a decode step for `batch` tokens reads.
-
-    Expert groups: each token routes to experts_active of experts per layer;
-    with uniform routing the expected share of distinct experts a batch
-    touches is 1 - (1 - k/E)^B, so batching an MoE saves less than batching a
-    dense model. Groups that only give `read_params` (MoE without published
-    routing) are assumed to share their active set across the batch, an
-    optimistic bound.
-    """
-    if group.experts:
-        share = 1.0 - (1.0 - group.experts_active / group.experts) ** batch
-        return group.params * share
-    if group.read_params is not None:
-        return group.read_params
-    return group.params
+    """Bytes of all weights, each tensor group at its checkpoint precision unless one is forced."""
+    if precision:
+        _bytes(precision)
+    return _arch(model).bytes_stored(precision)
 
 
 def weight_bytes_read(model: Model, batch: int = 1, precision: str | None = None) -> float:
-    """Bytes of weights one decode step streams from memory for a batch."""
-    return sum(group_read_params(g, batch) * _group_bytes_per_param(g, precision) for g in model.weights)
+    """Bytes of weights one decode step streams for a batch of `batch` tokens.
+
+    Per MoE layer the routed experts the batch touches (uniform routing:
+    E(1 - (1 - k/E)^B)), all shared experts, attention, router and lm_head in
+    full, one embedding row per token; each group at its own precision.
+    """
+    if precision:
+        _bytes(precision)
+    return _arch(model).bytes_read(batch, precision)
 
 
 def read_params(model: Model, batch: int = 1) -> float:
-    return sum(group_read_params(g, batch) for g in model.weights)
+    return sum(_arch(model).read_params_by_group(batch).values())
+
+
+def expert_share(model: Model, batch: int = 1) -> float | None:
+    """Share of the routed experts a batch touches; None for a dense model."""
+    return _arch(model).expert_share(batch)
 
 
 # ------------------------------------------------------------------- compute
@@ -132,22 +105,10 @@ def flops_per_token_weights(model: Model) -> float:
 
 
 def flops_per_token_attention(model: Model, context: int) -> float:
-    """Attention arithmetic for one new token against `context` cached tokens.
-
-    Scores q.k and the weighted sum of values cost 2 FLOP each per head,
-    head dimension and attended token. Sliding layers attend to at most the
-    window. MLA (weights absorbed) works in the latent space: scores over
-    latent + rope dims, values over the latent.
-    """
-    if model.attention == "unmodelled":
+    """Attention arithmetic for one new token against `context` cached tokens, summed over the layers' specs."""
+    if model.arch is None:
         return 0.0
-    counts = kv_layer_counts(model)
-    if model.attention == "mla":
-        per_token = 2 * model.query_heads * (2 * model.kv_lora_rank + model.qk_rope_head_dim)
-        return counts["latent"] * per_token * context
-    per_token = 4 * model.query_heads * model.head_dim
-    attended = counts.get("full", 0) * context + counts.get("sliding", 0) * min(context, model.sliding_window or 0)
-    return per_token * attended
+    return model.arch.attention_flops(context)
 
 
 def flops_per_token(model: Model, context: int = 0) -> float:
@@ -167,7 +128,7 @@ def peak_flops(device: Device, precision: str) -> float:
 
 
 def kv_shards(model: Model, devices: int) -> int:
-    """Into how many distinct parts tensor parallelism splits the KV cache.
+    """Into how many distinct parts tensor parallelism splits the first layer's KV cache.
 
     KV heads are split across devices; once there are more devices than KV
     heads, heads are replicated and the split stops at the head count. The MLA
@@ -175,16 +136,22 @@ def kv_shards(model: Model, devices: int) -> int:
     """
     if devices < 1:
         raise ModelError("at least one device is needed")
-    if model.attention == "mla":
-        return 1
-    return min(devices, model.kv_heads or devices)
+    return _arch(model).layers[0].attention.kv_shards(devices)
+
+
+def kv_bytes_per_device(model: Model, context: int, batch: int, kv_precision: str, devices: int) -> float:
+    """One tensor-parallel device's share of the KV cache, each layer split as far as its heads allow."""
+    if devices < 1:
+        raise ModelError("at least one device is needed")
+    _bytes(kv_precision)
+    return batch * _arch(model).kv_bytes_per_device(context, kv_precision, devices)
 
 
 def per_device_bytes(model: Model, devices: int, context: int, batch: int,
                      kv_precision: str = "bf16", weight_precision: str | None = None) -> dict:
     """Weights and KV cache one device of a tensor-parallel group holds."""
     weights = weight_bytes_stored(model, weight_precision) / devices
-    kv = kv_bytes(model, context, batch, kv_precision) / kv_shards(model, devices)
+    kv = kv_bytes_per_device(model, context, batch, kv_precision, devices)
     return {"weights": weights, "kv": kv, "total": weights + kv}
 
 
@@ -203,11 +170,10 @@ def min_devices(model: Model, device: Device, context: int = 0, batch: int = 1,
     alone exceed one device.
     """
     weights = weight_bytes_stored(model, weight_precision)
-    kv = kv_bytes(model, context, batch, kv_precision)
     cap = device.serving.bytes
     n = max(1, math.ceil(weights / cap))
     while n <= limit:
-        if weights / n + kv / kv_shards(model, n) <= cap:
+        if weights / n + kv_bytes_per_device(model, context, batch, kv_precision, n) <= cap:
             return n
         n += 1
     raise ModelError(f"{model.name} does not fit on {limit} x {device.name}")
@@ -272,7 +238,7 @@ def decode_step(model: Model, device: Device, *, devices: int = 1, batch: int = 
         raise ModelError(f"{device.name}: tier {mem.tier} has no published bandwidth")
     bw = mem.bytes_per_s * efficiency
     weights_s = weight_bytes_read(model, batch, weight_precision) / devices / bw
-    kv_s = kv_bytes(model, context, batch, kv_precision) / kv_shards(model, devices) / bw if model.attention != "unmodelled" else 0.0
+    kv_s = kv_bytes_per_device(model, context, batch, kv_precision, devices) / bw
     try:
         peak = peak_flops(device, compute_precision)
         compute_s = batch * flops_per_token(model, context) / (devices * peak)
@@ -283,7 +249,7 @@ def decode_step(model: Model, device: Device, *, devices: int = 1, batch: int = 
 
 def implied_bandwidth(model: Model, tokens_per_s: float, context: int = 0, kv_precision: str = "bf16") -> float:
     """Bytes per second a batch-1 speed implies: every token reads active weights and KV once."""
-    per_token = weight_bytes_read(model, 1) + (kv_bytes(model, context, 1, kv_precision) if model.attention != "unmodelled" else 0.0)
+    per_token = weight_bytes_read(model, 1) + kv_bytes(model, context, 1, kv_precision)
     return per_token * tokens_per_s
 
 

@@ -18,7 +18,7 @@ import traceback
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
-from . import calc_charts, calcs, catalog, fmt
+from . import byo, byo_ui, calc_charts, calcs, catalog, fmt
 from . import model as M
 from .calcs import N_
 from .markup import escape
@@ -35,11 +35,13 @@ class Field:
     kind: str             # a choice kind (CHOICES) or a number kind (tokens, count, seconds)
     hi: float = 0         # largest accepted number
     custom: bool = False  # read and shown only for the custom model
+    byo: bool = False     # read and shown only for the reader's own config.json
 
 
 NUMBER_KINDS = ("tokens", "count", "seconds")
 
 _MODEL = Field("model", N_("Model"), "model")
+_CONFIG = Field("config", byo_ui.FIELD_LABEL, "config", byo=True)
 _DEVICE = Field("device", N_("Device"), "device")
 _KV_PREC = Field("kv_precision", N_("KV precision"), "kv_precision")
 _W_PREC = Field("weight_precision", N_("Weight precision"), "weight_precision")
@@ -48,14 +50,14 @@ _BATCH = Field("batch", N_("Batch size"), "count", MAX_COUNT)
 _DEVICES = Field("devices", N_("Number of devices"), "count", MAX_COUNT)
 
 FIELDS = {
-    "kv_cache": (Field("model", N_("Model"), "model_custom"),
+    "kv_cache": (Field("model", N_("Model"), "model_custom"), _CONFIG,
                  Field("layers", N_("Layers"), "count", 1000, custom=True),
                  Field("kv_heads", N_("KV heads per layer"), "count", 1024, custom=True),
                  Field("head_dim", N_("Head dimension"), "count", 4096, custom=True),
                  _KV_PREC, _CONTEXT, _BATCH, _DEVICE),
-    "decode": (_MODEL, _W_PREC, _DEVICE, _DEVICES, _BATCH, _CONTEXT),
-    "fit": (_MODEL, _W_PREC, _KV_PREC, _CONTEXT, _BATCH),
-    "latency": (_MODEL, _DEVICE, _DEVICES, Field("prompt", N_("Prompt tokens"), "tokens", MAX_TOKENS),
+    "decode": (_MODEL, _CONFIG, _W_PREC, _KV_PREC, _DEVICE, _DEVICES, _BATCH, _CONTEXT),
+    "fit": (_MODEL, _CONFIG, _W_PREC, _KV_PREC, _CONTEXT, _BATCH),
+    "latency": (_MODEL, _CONFIG, _KV_PREC, _DEVICE, _DEVICES, Field("prompt", N_("Prompt tokens"), "tokens", MAX_TOKENS),
                 Field("output", N_("Output tokens"), "tokens", MAX_TOKENS),
                 Field("steps", N_("Agent steps"), "count", 10_000),
                 Field("tool_s", N_("Tool time per step (s)"), "seconds", 86_400)),
@@ -102,7 +104,7 @@ _EXAMPLES = {"tokens": "32K", "count": 8, "seconds": 1.5}
 def options(f: Field, cat: catalog.Catalog, tr) -> list:
     """(value, shown label) of a choice field; model and device names are names, not UI strings."""
     if f.kind in ("model", "model_custom"):
-        items = [(k, cat.models[k].name) for k in calcs.model_keys(cat)]
+        items = [(k, cat.models[k].name) for k in calcs.model_keys(cat)] + [(byo.BYO, tr(byo_ui.LABEL))]
         return items + [(calcs.CUSTOM, tr(calcs.CUSTOM_LABEL))] if f.kind == "model_custom" else items
     if f.kind == "device":
         return [(k, d.name) for k, d in cat.devices.items()]
@@ -156,7 +158,7 @@ def texts_from_state(name: str, state: dict, locale: str) -> dict:
     out = {}
     for f in FIELDS[name]:
         if f.name in state:
-            value = str(state[f.name])[:MAX_STATE_TEXT]
+            value = str(state[f.name])[:byo.MAX_SHARE_CHARS if f.kind == "config" else MAX_STATE_TEXT]
             out[f.name] = _from_canonical(value, locale) if f.kind in NUMBER_KINDS else value
         else:
             default = calcs.DEFAULTS[name][f.name]
@@ -186,12 +188,15 @@ def _read(name: str, texts: dict, locale: str, tr, cat) -> tuple:
     """Parse every field the calculator reads; returns (values, errors by field)."""
     values, errors = {}, {}
     custom = str(texts.get("model", "")) == calcs.CUSTOM
+    own = str(texts.get("model", "")) == byo.BYO
     for f in FIELDS[name]:
-        if f.custom and not custom:
+        if (f.custom and not custom) or (f.byo and not own):
             values[f.name] = calcs.DEFAULTS[name][f.name]
             continue
         text = str(texts.get(f.name, ""))
-        if f.kind in NUMBER_KINDS:
+        if f.kind == "config":
+            values[f.name] = text   # read by _byo_errors, once the model choice is known to be valid
+        elif f.kind in NUMBER_KINDS:
             try:
                 values[f.name] = _parse(f, text, locale)
             except fmt.ParseError as exc:
@@ -203,11 +208,22 @@ def _read(name: str, texts: dict, locale: str, tr, cat) -> tuple:
     return values, errors
 
 
+def _byo_errors(v: dict, locale: str, tr) -> dict:
+    """The reader's config.json, when chosen: a message in the reader's language for whatever is wrong with it."""
+    if v.get("model") != byo.BYO:
+        return {}
+    try:
+        byo.model(v["config"])
+    except byo.ByoError as e:
+        return {"config": byo_ui.message(e, locale, tr)}
+    return {}
+
+
 def _context_errors(name: str, v: dict, locale: str, tr, cat) -> dict:
     """Inputs that parse but that the chosen model cannot take."""
     if v.get("model", calcs.CUSTOM) == calcs.CUSTOM:
         return {}
-    m = cat.models[v["model"]]
+    m = calcs.model(dict(calcs.DEFAULTS[name], **v), cat)
     limit = dict(model=m.name, max=fmt.format_number(m.max_context, locale))
     if name == "latency":
         if v["prompt"] > m.max_context:
@@ -258,7 +274,8 @@ def evaluate(name: str, texts: dict, locale: str, tr, instance: str | None = Non
     cat = catalog.load()
     values, errors = _read(name, texts, locale, tr, cat)
     if not errors:
-        errors = _context_errors(name, values, locale, tr, cat) or _fit_errors(name, values, locale, tr, cat)
+        errors = (_byo_errors(values, locale, tr) or _context_errors(name, values, locale, tr, cat)
+                  or _fit_errors(name, values, locale, tr, cat))
     if errors:
         return {"ok": False, "errors": errors, "html": "", "chart": "", "state": {}}
     inputs = dict(calcs.DEFAULTS[name], **values)
@@ -266,6 +283,14 @@ def evaluate(name: str, texts: dict, locale: str, tr, instance: str | None = Non
     chart = calc_charts.CHARTS[name](inputs, locale, tr, f"{instance or name}-chart", cat)
     defaults = calcs.DEFAULTS[name]
     state = {k: (canonical(v) if isinstance(v, (int, float)) else v) for k, v in values.items() if v != defaults[k]}
+    if values.get("model") == byo.BYO:
+        # the link carries the fields the model reads, compactly; a config too long for a link is left out
+        shared = byo.compact(values["config"])
+        state.pop("config", None)
+        if shared:
+            state["config"] = shared
+        m = calcs.model(inputs, cat)
+        result.rows[:0] = byo_ui.summary_rows(m, inputs.get("kv_precision", "bf16"), locale, tr, shared is not None)
     return {"ok": True, "errors": {}, "html": result_html(result, tr), "chart": chart, "state": state}
 
 
@@ -277,7 +302,7 @@ _STRINGS: dict = {}
 def browser_strings() -> list:
     """Every msgid the browser may need Python to translate: result labels, verdicts, chart texts, messages."""
     labels = {r.label for name in calcs.CALCULATORS for r in calcs.run(name, None, "en").rows if not r.name}
-    return sorted(labels | set(calcs.MEMORY_ONLY_ROWS) | set(calcs.VERDICTS) | set(calc_charts.STRINGS) | set(MESSAGES))
+    return sorted(labels | set(calcs.MEMORY_ONLY_ROWS) | {calcs.EXPERT_SHARE} | set(byo_ui.STRINGS) | set(calcs.VERDICTS) | set(calc_charts.STRINGS) | set(MESSAGES))
 
 
 def install_strings(strings_json: str) -> None:
@@ -318,12 +343,15 @@ def snapshot() -> dict:
     changes = {"kv_cache": {"context": "128K", "model": "gpt-oss-120b"}, "decode": {"batch": "64", "devices": "4"},
                "fit": {"context": "8K", "batch": "1"}, "latency": {"tool_s": "2.5", "steps": "5"}}
     ident = lambda m: m  # noqa: E731
+    own = json.dumps(catalog.read_config("gpt-oss-20b.json"))   # a reader's pasted config.json
     out = {}
     for name in FIELDS:
         for loc in fmt.LOCALES:
             base = default_texts(name, loc)
             for case, texts in (("default", base), ("changed", dict(base, **changes[name])),
-                                ("rejected", dict(base, batch="-1") if "batch" in base else dict(base, steps="0"))):
+                                ("rejected", dict(base, batch="-1") if "batch" in base else dict(base, steps="0")),
+                                ("config", dict(base, model=byo.BYO, config=own)),
+                                ("bad config", dict(base, model=byo.BYO, config=own[:-40]))):
                 res = evaluate(name, texts, loc, ident)
                 out[f"calc:{name}:{loc}:{case}"] = json.dumps(res, ensure_ascii=False, sort_keys=True)
     return out

@@ -15,7 +15,7 @@ from html import escape
 
 from babel.dates import format_date
 
-from calculators import catalog, claims, figures, fmt, grammar
+from calculators import catalog, claims, figures, fmt, grammar, precision
 
 from . import termbase
 
@@ -63,16 +63,23 @@ def _model_summary(m: catalog.Model, lang: str, tr) -> str:
         head = termbase.load(ROOT, lang).get("kv-head")     # "1 KV-Kopf", "8 KV-Köpfe": the noun agrees with the count
         parts.append(tr("{kv_heads} of dimension {dim}").format(kv_heads=f"{kv}\u00a0{grammar.noun_form(kv, lang, head.term, head.plural)}",
                                                                dim=fmt.format_number(m.head_dim, lang)))
-    groups = ", ".join(f"{escape(tr(g.group, 'weight-group'))}: {g.precision.upper()}" for g in m.weights)
+    groups = ", ".join(f"{escape(tr(g.group, 'weight-group'))}: {precision.label(g.precision)}" for g in m.weights)
     parts.append(groups)
     return "; ".join(parts)
+
+
+def _datum_number(value: float, lang: str) -> str:
+    """Counts (8 racks, 128 chips) print as integers; other data with three significant digits."""
+    if float(value).is_integer():
+        return fmt.format_number(int(value), lang)
+    return fmt.format_number(value, lang, sig=3)
 
 
 def _device_summary(d: catalog.Device, lang: str, tr) -> str:
     tiers = ", ".join(
         f"{escape(t.tier)} {_q(t.bytes, 'bytes', lang)}" + (f" @ {_q(t.bytes_per_s, 'bytes_per_s', lang)}" if t.bytes_per_s else "")
         for t in d.memory)
-    peaks = ", ".join(f"{p.upper()} {_q(v, 'flop_per_s', lang)}" for p, v in d.peak_flops.items()) or tr("no dense peak published")
+    peaks = ", ".join(f"{p.upper()} {_q(v, precision.peak_kind(p), lang)}" for p, v in d.peak_flops.items()) or tr("no dense peak published")
     power = f"; {_q(d.power_w, 'watts', lang)}" if d.power_w else ""
     return f"{tiers}; {peaks}{power}"
 
@@ -95,8 +102,8 @@ def sources_table(lang: str, tr) -> str:
         data = f"{escape(cat.models[ms.model].name)}: {escape(speed)} ({escape(tr(ms.who, 'measured-by'))}, {escape(ms.date)})"
         rows.append([f"<code>measurements.{k}</code>", data] + _source_cells(ms.src, lang, tr))
     for k, d in cat.data.items():
-        value = f"{fmt.format_number(d.low, lang, sig=3)}" if d.low == d.high else \
-            fmt.format_range(fmt.format_number(d.low, lang, sig=3), fmt.format_number(d.high, lang, sig=3), lang)
+        value = _datum_number(d.low, lang) if d.low == d.high else \
+            fmt.format_range(_datum_number(d.low, lang), _datum_number(d.high, lang), lang)
         rows.append([f"<code>data.{k}</code>", f"{escape(tr(d.what, 'datum'))}: {escape(value)} {escape(tr(d.unit, 'datum-unit'))}"] + _source_cells(d.src, lang, tr))
     return _table(heads, rows, "sources-table")
 

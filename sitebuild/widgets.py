@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from html import escape
 
-from calculators import calcs, catalog, ui
+from calculators import byo, calcs, catalog, ui
 
 MARKER = 'class="calc"'
 
@@ -28,6 +28,13 @@ _NOMODULE = ("(function(){var n=document.querySelectorAll('.calc-notice');"
 
 def _control(f: ui.Field, fid: str, text: str, tr) -> str:
     common = f'id="{fid}" name="{f.name}" aria-describedby="{fid}-error" disabled'
+    if f.kind == "config":
+        # The file input has no name: the page script reads a chosen or dropped file into the text area,
+        # which is what Python reads. Nothing leaves the page.
+        return (f'<textarea {common} rows="6" spellcheck="false" autocomplete="off" class="calc-config">'
+                f'{escape(text)}</textarea>'
+                f'<input type="file" accept=".json,application/json" class="calc-config-file" '
+                f'aria-label="{escape(tr(f.label))}" disabled>')
     if f.kind in ui.NUMBER_KINDS:
         return (f'<input {common} type="text" inputmode="{_INPUTMODE[f.kind]}" autocomplete="off" '
                 f'spellcheck="false" value="{escape(text)}">')
@@ -36,10 +43,11 @@ def _control(f: ui.Field, fid: str, text: str, tr) -> str:
     return f'<select {common}>{opts}</select>'
 
 
-def _field(f: ui.Field, instance: str, text: str, custom: bool, tr) -> str:
+def _field(f: ui.Field, instance: str, text: str, model: str, tr) -> str:
     fid = f"{instance}-{f.name}"
-    cls = "calc-field calc-custom" if f.custom else "calc-field"
-    hidden = " hidden" if f.custom and not custom else ""
+    cls = "calc-field calc-custom" if f.custom else "calc-field calc-byo" if f.byo else "calc-field"
+    shown = (model == calcs.CUSTOM) if f.custom else (model == byo.BYO) if f.byo else True
+    hidden = "" if shown else " hidden"
     return (f'<div class="{cls}"{hidden}><label for="{fid}">{escape(tr(f.label))}</label>'
             f'{_control(f, fid, text, tr)}<span class="calc-error" id="{fid}-error"></span></div>')
 
@@ -53,8 +61,7 @@ def render(name: str, lang: str, tr, instance: str | None = None) -> str:
     out = ui.evaluate(name, texts, lang, tr, instance)
     if not out["ok"]:
         raise ValueError(f"calculator {name!r}: its defaults do not compute: {out['errors']}")
-    custom = texts.get("model") == calcs.CUSTOM
-    fields = "".join(_field(f, instance, texts[f.name], custom, tr) for f in ui.FIELDS[name])
+    fields = "".join(_field(f, instance, texts[f.name], texts.get("model", ""), tr) for f in ui.FIELDS[name])
     read_only = escape(tr(ui.READ_ONLY))
     title_id = f"calc-{instance}-title"
     return (f'<div class="calc" id="calc-{instance}" data-calc="{name}" data-instance="{instance}" '
@@ -73,6 +80,7 @@ def page_config(lang: str, tr, urls: dict) -> dict:
     return {"locale": lang,
             "strings": {msgid: tr(msgid) for msgid in ui.browser_strings()},
             "status": {key: tr(msgid) for key, msgid in ui.STATUS.items()},
+            "configMaxChars": byo.MAX_CONFIG_CHARS,
             **urls}
 
 

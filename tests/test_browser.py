@@ -485,3 +485,73 @@ def test_no_request_left_127_0_0_1():
     """Runs last: every page above went through the guard."""
     assert _PAGES, "no page was opened"
     assert not OFFSITE, f"requests to other origins: {OFFSITE[:10]}"
+
+
+# ------------------------------------------------------------- a reader's own config.json
+
+def _instance_of(name: str) -> str:
+    return dict(zip(FIXTURE_CALCS, INSTANCES))[name]
+
+
+OWN_CONFIG = json.dumps(json.loads((ROOT / "calculators" / "configs" / "gpt-oss-20b.json").read_text()), indent=2)
+BAD_CONFIGS = [  # one per class of bad input: empty, not JSON, not a config, unsupported, missing field,
+    "   ", '{"hidden_size": 2880,', '{"name": "my model"}',  # absurd value, wrong type, far too large
+    '{"model_type": "mamba", "num_hidden_layers": 64, "hidden_size": 2560}',
+    OWN_CONFIG.replace('"intermediate_size": 2880,', ""),
+    OWN_CONFIG.replace('"num_hidden_layers": 24', '"num_hidden_layers": 3000000000'),
+    OWN_CONFIG.replace('"hidden_size": 2880', '"hidden_size": "2880"'),
+    "{" + " " * 200_100 + "}",
+]
+
+
+def test_pasted_config_gives_what_cpython_computes(ready_page):
+    page, name = ready_page("en"), "decode"
+    instance = _instance_of(name)
+    set_field(page, instance, "model", "config")
+    assert page.locator(f"#{instance}-config").is_visible()
+    got = set_field(page, instance, "config", OWN_CONFIG)
+    expected = cpython(name, field_texts(page, instance), "en", instance)
+    assert got["ok"] and expected["ok"], got["errors"]
+    assert (got["html"], got["chart"]) == (expected["html"], expected["chart"])
+    text = calc_text(page, instance)
+    # gpt-oss-20b's published totals, as the English page writes billions (20.9 bn, 3.61 bn)
+    assert "20.9\u00a0bn, 3.61\u00a0bn" in text and "routed experts MXFP4" in text and not BAD_WORDS.search(text)
+    assert f"{instance}.config=" in page.url, "the config is part of the shareable link"
+    duration = page.evaluate("() => performance.getEntriesByName('calc:update').at(-1).duration")
+    print(f"pasted config: input to result {duration:.0f} ms")
+    reset(page, name, instance, "en")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_bad_config_gets_its_localized_message_and_nothing_breaks(ready_page, lang):
+    page, name = ready_page(lang), "decode"
+    instance = _instance_of(name)
+    set_field(page, instance, "model", "config")
+    good = set_field(page, instance, "config", OWN_CONFIG)
+    assert good["ok"]
+    shown = page.locator(f"#calc-{instance} .calc-output").inner_html()
+    for bad in BAD_CONFIGS:
+        got = set_field(page, instance, "config", bad)
+        expected = cpython(name, field_texts(page, instance), lang, instance)
+        assert not got["ok"] and got["errors"] == expected["errors"], (lang, bad[:40], got["errors"])
+        message = page.locator(f"#{instance}-config-error").inner_text()
+        assert message == expected["errors"]["config"] and not BAD_WORDS.search(message)
+        assert "calc-stale" in page.locator(f"#calc-{instance}").get_attribute("class")
+        assert page.locator(f"#calc-{instance} .calc-output").inner_html() == shown, "the last result stays"
+    assert set_field(page, instance, "config", OWN_CONFIG)["ok"], "the page still answers"
+    reset(page, name, instance, lang)
+
+
+def test_a_dropped_or_chosen_file_is_read_in_the_page(ready_page):
+    page, name = ready_page("de"), "decode"
+    instance = _instance_of(name)
+    set_field(page, instance, "model", "config")
+    before = event_count(page, instance)
+    page.locator(f"#calc-{instance} .calc-config-file").set_input_files(
+        files=[{"name": "config.json", "mimeType": "application/json", "buffer": OWN_CONFIG.encode()}])
+    page.wait_for_function("""([id, n]) => (window.__calc.events[id] || []).length > n
+                              && !document.getElementById('calc-' + id).dataset.pending""",
+                           arg=[instance, before], timeout=30_000)
+    assert page.locator(f"#{instance}-config").input_value() == OWN_CONFIG
+    assert last_result(page, instance)["ok"]
+    reset(page, name, instance, "de")

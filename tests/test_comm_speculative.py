@@ -30,8 +30,12 @@ def test_tp8_allreduce_llama_70b_by_hand():
 
 
 def test_llama_70b_on_8_h100_ceiling_and_expected():
-    # ceiling: 141.2 GB / 8 + KV 8K (2.68 GB / 8 heads) per GPU at 3.35 TB/s
-    per_gpu = 70.6e9 * 2 / 8 + 80 * 2 * 8 * 128 * 2 * 8192 / 8
+    # From config.json: hidden 8192, 64 query / 8 KV heads of 128, intermediate 28672, 80 layers, vocab 128256.
+    # Per layer 8192 x (8192 + 2 x 1024 + 8192) attention + 3 x 8192 x 28672 MLP + 2 x 8192 norms = 855,654,400;
+    # a token reads every layer, the lm_head (128256 x 8192), one embedding row and the final norm, in BF16:
+    read = 2 * (80 * 855_654_400 + 128_256 * 8192 + 8192 + 8192)
+    # ceiling: those bytes / 8 + KV 8K (2.68 GB / 8 heads) per GPU at 3.35 TB/s
+    per_gpu = read / 8 + 80 * 2 * 8 * 128 * 2 * 8192 / 8
     ceiling = 3.35e12 / per_gpu
     eff = SV.efficiency["flashmla-h800"].fraction
     step = K.decode_step(L70, D.Deployment(tp=8), 3.35e12, 8192, efficiency=eff, link=NVLINK4, latency_s=5e-6)

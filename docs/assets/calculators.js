@@ -187,6 +187,7 @@ class Calculator {
     this.form.addEventListener("submit", (event) => event.preventDefault());
     this.form.addEventListener("input", (event) => this.edited(event));
     this.form.addEventListener("change", (event) => this.edited(event));
+    this.initConfigFile();
     this.el.addEventListener("focusin", () => this.runtime.start());
     this.el.addEventListener("pointerdown", () => this.runtime.start());
     this.runtime.onStage((stage) => this.stage(stage));
@@ -203,6 +204,36 @@ class Calculator {
 
   setEnabled(enabled) {
     for (const control of this.controls) control.disabled = !enabled;
+    for (const input of this.el.querySelectorAll(".calc-config-file")) input.disabled = !enabled;
+  }
+
+  /** A chosen or dropped config.json goes into the text area (read here, in the page: nothing is uploaded). */
+  initConfigFile() {
+    const area = this.form.elements.namedItem("config");
+    if (!area) return;
+    const load = (file) => {
+      if (!file) return;
+      // Read at most one character more than Python accepts, so a huge file costs nothing and still
+      // gets Python's "too large" message in the reader's language.
+      file.slice(0, (this.config.configMaxChars || 200000) + 1).text().then((text) => {
+        area.value = text;
+        this.editedAt = performance.now();
+        this.request();
+      });
+    };
+    for (const input of this.el.querySelectorAll(".calc-config-file")) {
+      input.addEventListener("change", (event) => {
+        event.stopPropagation();
+        load(input.files[0]);
+        input.value = "";
+      });
+    }
+    area.addEventListener("dragover", (event) => event.preventDefault());
+    area.addEventListener("drop", (event) => {
+      if (!event.dataTransfer || event.dataTransfer.files.length === 0) return;
+      event.preventDefault();
+      load(event.dataTransfer.files[0]);
+    });
   }
 
   texts() {
@@ -211,6 +242,7 @@ class Calculator {
 
   edited(event) {
     // Text fields report every keystroke ("input"), selects their choice ("change"): one request per edit.
+    if (!event.target.name) return; // the config file input: initConfigFile reads it
     if ((event.type === "change") !== (event.target.tagName === "SELECT")) return;
     this.editedAt = performance.now();
     this.showCustomFields();
@@ -221,6 +253,8 @@ class Calculator {
     const model = this.form.elements.namedItem("model");
     const custom = model && model.value === "custom";
     for (const field of this.el.querySelectorAll(".calc-custom")) field.hidden = !custom;
+    const own = model && model.value === "config";
+    for (const field of this.el.querySelectorAll(".calc-byo")) field.hidden = !own;
   }
 
   /** Ask Python for the current inputs; while it is busy, remember to ask again (latest input wins). */

@@ -31,6 +31,13 @@ def _line(text: str, fig_id: str) -> int:
     return 0
 
 
+def agrees(figure, got: float) -> bool:
+    """The formula's result prints as the figure does (its rounding), in every language's format."""
+    import dataclasses
+    shown = dataclasses.replace(figure, value=got)
+    return math.isfinite(got) and all(shown.format(lang) == figure.format(lang) for lang in ("en", "de"))
+
+
 def check(registry: dict, root: pathlib.Path) -> list:
     path = root / REL
     text = path.read_text(encoding="utf-8") if path.exists() else ""
@@ -48,7 +55,7 @@ def check(registry: dict, root: pathlib.Path) -> list:
         except (ValueError, SyntaxError, ZeroDivisionError, TypeError) as err:
             out.append(Problem(REL, line, ERROR, "formula-broken", f"formula of {fig_id!r} cannot be evaluated: {err}"))
             continue
-        if isinstance(value, tuple) or not math.isclose(got, value, rel_tol=1e-9, abs_tol=1e-12):
+        if isinstance(value, tuple) or not agrees(registry[fig_id], got):
             out.append(Problem(REL, line, ERROR, "formula-disagrees",
                                f"formula of {fig_id!r} gives {got:.6g} but the figure is {value!r}: the popover would show "
                                f"arithmetic that does not add up; fix the formula or the figure"))

@@ -147,7 +147,7 @@ def unused_catalog(project) -> list:
         for page in lang_pages.values():
             used.update(m.args[0] for m in page.macros if m.name == "src" and m.args)
     cat = project.catalog
-    used.update(f"models.{k}" for k, m in cat.models.items() if m.attention != "unmodelled")   # calculator choices
+    used.update(f"models.{k}" for k, m in cat.models.items() if m.arch is not None)   # calculator choices
     used.update(f"devices.{k}" for k in cat.devices)
     for key, ms in cat.measurements.items():
         if f"measurements.{key}" in used:      # a used measurement uses its model
