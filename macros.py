@@ -24,8 +24,6 @@ import pathlib
 import re
 from html import escape
 
-from mkdocs.utils import get_relative_url
-
 from calculators import catalog, charts, figures
 from sitebuild import glossary, runtime, tables, translations, widgets
 from sitebuild.checks import claim as claims_in_prose
@@ -127,6 +125,7 @@ def on_post_page_macros(env):
     if name != "glossary.md":
         env.markdown += glossary.abbreviations(language, env.markdown)
     if widgets.MARKER in env.markdown:
+        from mkdocs.utils import get_relative_url  # here, not at the top: the checks load this file without MkDocs
         rt = runtime.info(env.conf.extra)
         assets = get_relative_url("assets/", env.page.url or "./").rstrip("/") + "/"
         tr = lambda msgid: STRINGS.get(msgid, language)  # noqa: E731
