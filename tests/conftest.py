@@ -34,7 +34,20 @@ def chromium() -> pathlib.Path:
     reason = BROWSER_HOWTO.format(path=path)
     if in_ci():
         pytest.fail(f"{reason} (CI is set, so this fails instead of skipping)", pytrace=False)
+    _skip_browser_tests(reason)
+
+
+def _skip_browser_tests(reason: str) -> None:
     pytest.skip(reason)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """Report every browser-test skip from one place, so that `pytest -ra` sums them up in one line."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.skipped and isinstance(report.longrepr, tuple) and report.longrepr[2].startswith("Skipped: browser tests"):
+        report.longrepr = (os.path.relpath(__file__), _skip_browser_tests.__code__.co_firstlineno + 1, report.longrepr[2])
 
 
 @pytest.fixture
