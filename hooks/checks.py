@@ -6,13 +6,9 @@ its on_post_build; those inner builds are recognised by the plugin's
 `building` flag and skipped, so the checks run once per `mkdocs build` (and
 once per rebuild under `mkdocs serve`).
 
-- on_pre_build: starts every check in a forked process (sitebuild/background.py),
-  so that they run while the default language's pages render.
-- on_post_build of the default language's build, before the other languages
-  are built: waits for the checks; problems print as `path:line: error: ...`
-  (plus GitHub annotations when GITHUB_ACTIONS=true); an error stops the build
-  there. If a page fails to render first (a macro raised), on_build_error
-  prints what the checks found all the same. SITE_CHECKS=off skips them (for `make bench`'s comparison, or a quick look).
+- on_pre_build: every check; problems print as `path:line: error: ...`
+  (plus GitHub annotations when GITHUB_ACTIONS=true); an error stops the build.
+  SITE_CHECKS=off skips them (for `make bench`'s comparison, or a quick look).
 - on_page_markdown: a stale or unreviewed translation, or a page shown in
   German because its translation is missing, gets a short notice in the
   page's language.
@@ -28,13 +24,13 @@ import sys
 from collections import Counter
 
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import CombinedEvent, event_priority
+from mkdocs.plugins import event_priority
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from sitebuild import background, checks, translations  # noqa: E402
+from sitebuild import checks, translations  # noqa: E402
 from sitebuild.i18n_builds import inner_build  # noqa: E402
 from sitebuild.checks import usage  # noqa: E402
 from sitebuild.strings import LANGS, SOURCE_LANG, Strings  # noqa: E402
@@ -67,8 +63,6 @@ def on_pre_build(config, **kwargs):
     if inner_build(config):
         return
     root = _root(config)
-    if "job" in _state:       # a previous build (under `mkdocs serve`) stopped before collecting its checks
-        _state["job"].discard()
     _state.clear()
     _state["root"] = root
     usage.reset()
@@ -77,43 +71,14 @@ def on_pre_build(config, **kwargs):
     macros_plugin = config.plugins.get("macros")
     macros = getattr(macros_plugin, "macros", None) or None
     project = checks.Project(root, _languages(config), macros)
-    _state["job"] = background.Forked(lambda: _run_checks(root, project))
-
-
-def _run_checks(root: pathlib.Path, project) -> dict:
-    """Everything the build needs from the checks (runs in the child process; returns plain data)."""
     problems = checks.run(root, project=project)
-    status = {(s.lang, s.name): s.state for s in translations.statuses(root, project.langs, project.pages)}
-    figures = {(lang, name): Counter(m.args[0] for m in page.macros if m.name in checks.refs.FIGURE_MACROS and m.args)
-               for lang, pages in project.pages.items() for name, page in pages.items()}
-    return {"problems": problems, "status": status, "figures": figures}
-
-
-@event_priority(50)   # the default language is built; mkdocs-static-i18n (-100) has not started the others yet
-def _collect_checks(config, **kwargs):
-    if inner_build(config) or "job" not in _state:
-        return
-    try:
-        found = _state.pop("job").result()
-    except background.BackgroundError as exc:
-        raise PluginError(f"the fact and translation checks failed to run:\n{exc}") from None
-    _state.update(status=found["status"], figures=found["figures"])
-    _emit(found["problems"])
-    errs = checks.errors(found["problems"])
+    _state["project"] = project
+    _state["status"] = {(s.lang, s.name): s.state for s in translations.statuses(root, project.langs, project.pages)}
+    _emit(problems)
+    errs = checks.errors(problems)
     if errs:
         raise PluginError(f"{len(errs)} fact or translation check error(s), listed above with file and line "
                           f"(SITE_CHECKS=off builds without the checks)")
-
-
-def on_build_error(error, **kwargs):
-    """A page failed to render (a macro raised) while the checks ran: print what they found, with file and line."""
-    job = _state.pop("job", None)
-    if job is None:
-        return
-    try:
-        _emit(job.result()["problems"])
-    except background.BackgroundError as exc:
-        print(f"the fact and translation checks failed to run:\n{exc}", file=sys.stderr)
 
 
 def _status(root: pathlib.Path, lang: str, name: str) -> str:
@@ -151,17 +116,18 @@ def on_page_markdown(markdown, page, config, files, **kwargs):
 
 
 @event_priority(-200)  # after mkdocs-static-i18n has built the other languages
-def _render_parity(config, **kwargs):
-    if inner_build(config) or not _enabled() or "figures" not in _state:
+def on_post_build(config, **kwargs):
+    if inner_build(config) or not _enabled() or "project" not in _state:
         return
-    static_figures = _state["figures"]
+    project = _state["project"]
     problems = []
     for (lang, src_uri), ids in sorted(usage.rendered().items()):
         rel = f"docs/{src_uri}"
         parts = pathlib.PurePosixPath(src_uri).parts
-        static = static_figures.get((parts[0], "/".join(parts[1:]))) if parts else None
-        if static is None:
+        page = project.pages.get(parts[0], {}).get("/".join(parts[1:])) if parts else None
+        if page is None:
             continue
+        static = Counter(m.args[0] for m in page.macros if m.name in checks.refs.FIGURE_MACROS and m.args)
         extra = Counter(ids) - static
         for fid in sorted(extra):
             problems.append(checks.Problem(rel, 0, checks.ERROR, "render-parity",
@@ -170,6 +136,3 @@ def _render_parity(config, **kwargs):
     _emit(problems)
     if problems:
         raise PluginError(f"{len(problems)} figure(s) reached a page around the checks, listed above")
-
-
-on_post_build = CombinedEvent(_collect_checks, _render_parity)
