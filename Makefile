@@ -7,12 +7,24 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-requirements
 NODE_STAMP := node_modules/.installed-lock
+PIP_INSTALL = -m pip install --quiet --disable-pip-version-check -c constraints.txt
 
-.PHONY: help setup test serve site bench lock messages translations reviewed clean
+# BUILDER=properdocs builds and serves with ProperDocs (a maintained MkDocs 1.x) instead of MkDocs,
+# from its own pinned set (requirements-properdocs.txt) in its own venv, installed on first use.
+BUILDER ?= mkdocs
+PD_VENV  := .venv-properdocs
+PD_STAMP := $(PD_VENV)/.installed-requirements
+BUILDER_CMD_mkdocs     := $(PY) -m mkdocs
+BUILDER_CMD_properdocs := $(PD_VENV)/bin/python -m properdocs
+BUILDER_DEPS_mkdocs    :=
+BUILDER_DEPS_properdocs := $(PD_STAMP)
+BUILD := $(or $(BUILDER_CMD_$(BUILDER)),$(error BUILDER must be mkdocs or properdocs, not "$(BUILDER)"))
+
+.PHONY: help setup properdocs test serve site bench lock messages translations reviewed clean
 
 help:
 	@echo "make serve   build and serve the site at http://127.0.0.1:8000 (live reload)"
-	@echo "make site    write the static site to site/"
+	@echo "make site    write the static site to site/ (BUILDER=properdocs: built by ProperDocs instead of MkDocs)"
 	@echo "make test    run every test (model, formatting, catalog, Pyodide parity, calculators in Chromium)"
 	@echo "make bench   print speed and size ratios against baselines measured in the same run"
 	@echo "make clean   remove the virtual environment, node_modules and build output"
@@ -22,28 +34,36 @@ help:
 
 setup: $(STAMP) $(NODE_STAMP)
 
-# Re-install when requirements.txt changes; the stamp holds a copy of it.
-$(STAMP): requirements.txt
+# Re-install when requirements.txt or constraints.txt changes; the stamp holds a copy of both.
+$(STAMP): requirements.txt constraints.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
-	@cp requirements.txt $(STAMP)
+	$(PY) $(PIP_INSTALL) -r requirements.txt
+	@cat requirements.txt constraints.txt > $(STAMP)
+
+# ProperDocs' set is complete (transitive pins included) and leaves MkDocs out: hence --no-deps.
+properdocs: $(PD_STAMP)
+$(PD_STAMP): requirements-properdocs.txt constraints.txt
+	@test -x $(PD_VENV)/bin/python || $(PYTHON) -m venv $(PD_VENV)
+	$(PD_VENV)/bin/python $(PIP_INSTALL) --no-deps -r requirements-properdocs.txt
+	@cat requirements-properdocs.txt constraints.txt > $(PD_STAMP)
 
 $(NODE_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	@cp package-lock.json $(NODE_STAMP)
 
-test: setup
+# The ProperDocs venv too: tests/test_properdocs.py builds the site with both and compares the figures.
+test: setup properdocs
 	$(PY) -m pytest -q
 
 # MkDocs 1.6 prints a banner about its successor on every run; it says nothing about this site.
 export NO_MKDOCS_2_WARNING := 1
 
 # SITE_LANG=da builds one language only (mkdocs.yml: i18n build_only_locale). Not LANG: that is the shell's locale.
-serve: setup
-	$(if $(SITE_LANG),SITE_LANG=$(SITE_LANG) )$(PY) -m mkdocs serve --strict -a 127.0.0.1:8000
+serve: setup $(BUILDER_DEPS_$(BUILDER))
+	$(if $(SITE_LANG),SITE_LANG=$(SITE_LANG) )$(BUILD) serve --strict -a 127.0.0.1:8000
 
-site: setup
-	$(PY) -m mkdocs build --strict -d site
+site: setup $(BUILDER_DEPS_$(BUILDER))
+	$(BUILD) build --strict -d site
 
 bench: setup
 	$(PY) tools/bench.py
@@ -64,4 +84,4 @@ reviewed: setup
 	$(PY) tools/translations.py reviewed $(PAGE)
 
 clean:
-	rm -rf $(VENV) node_modules site dist build .pytest_cache .hypothesis
+	rm -rf $(VENV) $(PD_VENV) node_modules site dist build .pytest_cache .hypothesis

@@ -32,8 +32,6 @@ import pathlib
 import re
 from html import escape
 
-from mkdocs.utils import get_relative_url
-
 from calculators import catalog, charts, figures, grammar
 from sitebuild import citations, glossary, provenance, runtime, tables, termbase, translations, widgets
 from sitebuild.checks import claim as claims_in_prose
@@ -137,6 +135,7 @@ _FIGS_ON_PAGE: list = []
 
 def _page_url(env, language: str, target: str) -> str:
     """`target` (a page of the same language, e.g. "sources/") relative to the page being rendered."""
+    from mkdocs.utils import get_relative_url  # here, not at the top: the checks load this file without MkDocs
     here = env.page.url or "./"
     prefix = f"{language}/" if here.startswith(f"{language}/") else ""
     return get_relative_url(prefix + target, here)
@@ -183,6 +182,7 @@ def on_post_page_macros(env):
         urls = {"sources": _page_url(env, language, "sources/"), "calculators": _page_url(env, language, "calculators/")}
         env.markdown += "\n\n" + provenance.page_json(_FIGS_ON_PAGE, language, tr_page, tables.accessed, urls) + "\n"
     if widgets.MARKER in env.markdown:
+        from mkdocs.utils import get_relative_url  # here, not at the top: the checks load this file without MkDocs
         rt = runtime.info(env.conf.extra)
         assets = get_relative_url("assets/", env.page.url or "./").rstrip("/") + "/"
         tr = lambda msgid: STRINGS.get(msgid, language)  # noqa: E731

@@ -33,20 +33,30 @@ class Strings:
         self.used: set = set()
         self.fallbacks: set = set()
 
-    def _translation(self, lang: str, msgid: str, context: str | None):
-        msg = catalog(lang, self.locales_dir).get(msgid, context=context)
-        if msg is None or not msg.string or msg.fuzzy:
-            return None
-        return msg.string
-
     def get(self, msgid: str, lang: str, context: str | None = None) -> str:
         """The string in `lang`, else German, else the msgid; unknown msgids are an error."""
         self.used.add((msgid, context))
-        if catalog(SOURCE_LANG, self.locales_dir).get(msgid, context=context) is None:
-            where = f" (context {context!r})" if context else ""
-            raise KeyError(f"UI string {msgid!r}{where} is not in locales/{SOURCE_LANG}.po: add it there first")
-        text = self._translation(lang, msgid, context)
-        if text is None:
+        text, fell_back = _lookup(self.locales_dir, msgid, lang, context)
+        if fell_back:
             self.fallbacks.add((lang, msgid, context))
-            text = self._translation(SOURCE_LANG, msgid, context) or msgid
         return text
+
+
+@lru_cache(maxsize=None)
+def _lookup(locales_dir: pathlib.Path, msgid: str, lang: str, context: str | None) -> tuple:
+    """(text, whether it fell back to German or the msgid). Cached: a page build asks for the same
+    few hundred strings thousands of times, and the catalogs are read once per process anyway."""
+    if catalog(SOURCE_LANG, locales_dir).get(msgid, context=context) is None:
+        where = f" (context {context!r})" if context else ""
+        raise KeyError(f"UI string {msgid!r}{where} is not in locales/{SOURCE_LANG}.po: add it there first")
+    text = _translation(locales_dir, lang, msgid, context)
+    if text is not None:
+        return text, False
+    return _translation(locales_dir, SOURCE_LANG, msgid, context) or msgid, True
+
+
+def _translation(locales_dir: pathlib.Path, lang: str, msgid: str, context: str | None):
+    msg = catalog(lang, locales_dir).get(msgid, context=context)
+    if msg is None or not msg.string or msg.fuzzy:
+        return None
+    return msg.string

@@ -1,10 +1,63 @@
-"""Fixtures shared by the check and translation tests: a throw-away copy of the project to break."""
+"""Fixtures shared by the tests: a throw-away copy of the project to break, and the browser's executable."""
 
+import os
 import pathlib
+import sys
 
 import pytest
 
 from checkutil import copy_project
+
+sys.path.append(str(pathlib.Path(__file__).resolve().parent.parent / "tools"))
+import calc_site  # noqa: E402
+
+# What a reader of `make test` needs to know when the browser tests did not run (pytest -ra prints it once:
+# every browser test skips from the same line below).
+BROWSER_HOWTO = ("browser tests skipped: no Chromium at {path}. To run them: apt-get install chromium "
+                 "(Debian; .ci/run does it), or CHROMIUM_PATH=/path/to/chromium make test")
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
+@pytest.fixture(scope="session")
+def chromium() -> pathlib.Path:
+    """The Chromium executable the browser tests drive (calc_site.CHROMIUM, CHROMIUM_PATH overrides it).
+
+    Without it every browser test skips with one line saying how to run them; under CI (CI=true) they
+    fail instead, so that a CI machine without Chromium cannot pass silently.
+    """
+    path = calc_site.CHROMIUM
+    if path.is_file() and os.access(path, os.X_OK):
+        return path
+    reason = BROWSER_HOWTO.format(path=path)
+    if in_ci():
+        pytest.fail(f"{reason} (CI is set, so this fails instead of skipping)", pytrace=False)
+    _skip_browser_tests(reason)
+
+
+@pytest.fixture(scope="session")
+def browser(chromium):
+    """One headless Chromium for every browser test of the run (each test opens its own context)."""
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(chromium), args=calc_site.CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+def _skip_browser_tests(reason: str) -> None:
+    pytest.skip(reason)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """Report every browser-test skip from one place, so that `pytest -ra` sums them up in one line."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.skipped and isinstance(report.longrepr, tuple) and report.longrepr[2].startswith("Skipped: browser tests"):
+        report.longrepr = (os.path.relpath(__file__), _skip_browser_tests.__code__.co_firstlineno + 1, report.longrepr[2])
 
 
 @pytest.fixture

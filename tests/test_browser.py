@@ -18,7 +18,6 @@ once and is shared by the tests (about 4 s per boot).
 from __future__ import annotations
 
 import json
-import os
 import pathlib
 import re
 import sys
@@ -47,10 +46,6 @@ STRINGS = Strings()
 OFFSITE: list = []
 
 
-def _in_ci() -> bool:
-    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
-
-
 def tr_for(lang: str):
     return lambda msgid: STRINGS.get(msgid, lang)
 
@@ -76,20 +71,6 @@ def site(tmp_path_factory) -> pathlib.Path:
 def server(site):
     with StaticServer(site) as srv:
         yield srv
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not CHROMIUM.exists():
-        reason = f"{CHROMIUM} is missing (Debian: apt-get install chromium)"
-        if _in_ci():
-            pytest.fail(f"{reason}; CI is set, so this fails instead of skipping.", pytrace=False)
-        pytest.skip(reason)
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
-        b.close()
 
 
 RECORDER = """
@@ -481,7 +462,7 @@ def test_axe_finds_no_serious_or_critical_violation(ready_page):
     set_field(page, "fit", "batch", ui.default_texts("fit", "en")["batch"])
 
 
-def test_no_request_left_127_0_0_1():
+def test_no_request_left_127_0_0_1(browser):
     """Runs last: every page above went through the guard."""
     assert _PAGES, "no page was opened"
     assert not OFFSITE, f"requests to other origins: {OFFSITE[:10]}"

@@ -6,7 +6,6 @@ the sources page."""
 from __future__ import annotations
 
 import json
-import os
 import pathlib
 import re
 import sys
@@ -46,21 +45,10 @@ def test_every_figure_on_the_page_is_explained_and_links_its_row(site, lang):
     assert any(i["url"].startswith("https://") for t in kv["terms"] for i in t["inputs"])
 
 
-def _browser():
-    if not calc_site.CHROMIUM.exists():
-        if os.environ.get("CI", "").lower() not in ("", "0", "false", "no"):
-            pytest.fail(f"{calc_site.CHROMIUM} is missing; CI is set, so this fails instead of skipping.")
-        pytest.skip(f"{calc_site.CHROMIUM} is missing (Debian: apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-    return sync_playwright()
-
-
 @pytest.fixture(scope="module")
-def chromium(site):  # noqa: F811
-    with _browser() as p, StaticServer(site) as srv:
-        b = p.chromium.launch(executable_path=str(calc_site.CHROMIUM), args=calc_site.CHROMIUM_ARGS)
-        yield b, srv.origin
-        b.close()
+def served(site, browser):  # noqa: F811  (conftest.py: one Chromium, skipped together without it)
+    with StaticServer(site) as srv:
+        yield browser, srv.origin
 
 
 def _open(browser, url, **kw):
@@ -71,8 +59,8 @@ def _open(browser, url, **kw):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_click_shows_formula_values_and_a_source_link(chromium, lang):
-    browser, base = chromium
+def test_click_shows_formula_values_and_a_source_link(served, lang):
+    browser, base = served
     ctx, pg = _open(browser, f"{base}/{PREFIX[lang]}decode/", viewport={"width": 1280, "height": 900})
     fig = pg.locator('a.fig[data-fig="kv.llama70b.bytes_per_token"]').first
     fig.click()
@@ -87,8 +75,8 @@ def test_click_shows_formula_values_and_a_source_link(chromium, lang):
     ctx.close()
 
 
-def test_keyboard_enter_space_and_escape(chromium):
-    browser, base = chromium
+def test_keyboard_enter_space_and_escape(served):
+    browser, base = served
     ctx, pg = _open(browser, f"{base}/en/decode/", viewport={"width": 1280, "height": 900})
     fig = pg.locator('a.fig[data-fig="step.llama70b.h100.memory_time"]').first
     fig.focus()
@@ -103,8 +91,8 @@ def test_keyboard_enter_space_and_escape(chromium):
     ctx.close()
 
 
-def test_tap_on_a_glossary_term_explains_it_on_a_phone(chromium):
-    browser, base = chromium
+def test_tap_on_a_glossary_term_explains_it_on_a_phone(served):
+    browser, base = served
     ctx, pg = _open(browser, f"{base}/da/decode/", viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
     term = pg.locator("abbr.term").first
     term.scroll_into_view_if_needed()
@@ -114,8 +102,8 @@ def test_tap_on_a_glossary_term_explains_it_on_a_phone(chromium):
     ctx.close()
 
 
-def test_open_in_calculator_reproduces_the_printed_value(chromium):
-    browser, base = chromium
+def test_open_in_calculator_reproduces_the_printed_value(served):
+    browser, base = served
     ctx, pg = _open(browser, f"{base}/en/decode/", viewport={"width": 1280, "height": 900})
     fig = pg.locator('a.fig[data-fig="kv.llama70b.total.131072"]').first
     printed = fig.inner_text()
@@ -130,18 +118,18 @@ def test_open_in_calculator_reproduces_the_printed_value(chromium):
     ctx.close()
 
 
-def test_without_javascript_a_figure_links_its_sources_row(chromium):
-    browser, base = chromium
+def test_without_javascript_a_figure_links_its_sources_row(served):
+    browser, base = served
     ctx, pg = _open(browser, f"{base}/it/decode/", java_script_enabled=False)
     pg.locator('a.fig[data-fig="weights.llama70b.bytes"]').first.click()
     assert pg.url.endswith("/it/sources/#fig-weights.llama70b.bytes")
     ctx.close()
 
 
-def test_axe_clean_with_a_popover_open(chromium):
+def test_axe_clean_with_a_popover_open(served):
     if not AXE.is_file():
         pytest.fail(f"{AXE} is missing: run `npm ci`")
-    browser, base = chromium
+    browser, base = served
     ctx, pg = _open(browser, f"{base}/en/decode/", viewport={"width": 1280, "height": 900})
     pg.locator('a.fig[data-fig="kv.llama70b.bytes_per_token"]').first.click()
     pg.add_script_tag(path=str(AXE))

@@ -8,6 +8,7 @@ import pathlib
 import re
 import subprocess
 import sys
+import xml.etree.ElementTree as ET
 from html import unescape as html_unescape
 from html.parser import HTMLParser
 
@@ -31,7 +32,7 @@ def build_site(out: pathlib.Path, root: pathlib.Path = ROOT, extra_env: dict | N
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> pathlib.Path:
     out = tmp_path_factory.mktemp("site")
-    proc = build_site(out)
+    proc = build_site(out, extra_env={"SITE_URL": SITE_URL})
     assert proc.returncode == 0, f"mkdocs build failed:\n{proc.stdout}\n{proc.stderr}"
     return out
 
@@ -77,8 +78,18 @@ def test_every_page_exists_in_every_language(site, lang):
     assert not missing, f"{lang}: missing pages {missing}"
 
 
+SITE_URL = "https://decode.example/"  # what a deployment sets (SITE_URL); the site is built for it here
+
+
+def _resolve(site: pathlib.Path, path: pathlib.Path, href: str) -> pathlib.Path:
+    target = (site / href.lstrip("/") if href.startswith("/") else path.parent / href).resolve()
+    return target / "index.html" if target.is_dir() else target
+
+
 @pytest.mark.parametrize("lang", LANGS)
-def test_html_lang_and_hreflang_alternates(site, lang):
+def test_html_lang_and_language_links(site, lang):
+    """The head names each language's root (where the theme finds its sitemap.xml); the selector links
+    to this page in each language."""
     for name in PAGES:
         path = page(site, lang, name)
         tags = parse(path).tags
@@ -87,10 +98,37 @@ def test_html_lang_and_hreflang_alternates(site, lang):
         alternates = {a["hreflang"]: a["href"] for t, a in tags if t == "link" and a.get("rel") == "alternate" and "hreflang" in a}
         assert set(alternates) == set(LANGS), f"{path}: hreflang {sorted(alternates)}"
         for other, href in alternates.items():
-            target = (site / href.lstrip("/") if href.startswith("/") else path.parent / href).resolve()
-            target = target / "index.html" if target.is_dir() else target
-            assert target.exists(), f"{path}: alternate {other} -> {href} does not exist"
-            assert target == page(site, other, name).resolve(), f"{path}: alternate {other} points to {target}"
+            assert _resolve(site, path, href) == page(site, other, "index").resolve(), f"{path}: head alternate {other} -> {href}"
+            sitemap = _resolve(site, path, href).parent / "sitemap.xml"
+            assert sitemap.is_file(), f"{path}: the theme would ask for {sitemap} and get a 404"
+        selector = {a["hreflang"]: a["href"] for t, a in tags if t == "a" and "md-select__link" in a.get("class", "")}
+        assert set(selector) == set(LANGS), f"{path}: language selector {sorted(selector)}"
+        for other, href in selector.items():
+            assert _resolve(site, path, href) == page(site, other, name).resolve(), f"{path}: selector {other} -> {href}"
+
+
+def _sitemap(path: pathlib.Path) -> dict:
+    """loc -> {hreflang: href} of a sitemap."""
+    ns = {"sm": "http://www.sitemaps.org/schemas/sitemap/0.9", "x": "http://www.w3.org/1999/xhtml"}
+    root = ET.parse(path).getroot()
+    return {u.findtext("sm:loc", namespaces=ns): {a.get("hreflang"): a.get("href") for a in u.findall("x:link", ns)}
+            for u in root.findall("sm:url", ns)}
+
+
+def test_sitemaps_name_every_page_under_the_site_url(site):
+    def url(lang: str, name: str) -> str:
+        return SITE_URL + ("" if lang == "de" else f"{lang}/") + ("" if name == "index" else f"{name}/")
+
+    everything = _sitemap(site / "sitemap.xml")
+    assert set(everything) == {url(lang, name) for lang in LANGS for name in PAGES}
+    for loc, alternates in everything.items():
+        name = next(n for n in PAGES if loc in {url(lang, n) for lang in LANGS})
+        assert alternates == {lang: url(lang, name) for lang in LANGS}, loc
+    for lang in LANGS[1:]:
+        own = _sitemap(site / lang / "sitemap.xml")
+        assert set(own) == {url(lang, name) for name in PAGES}, f"{lang}/sitemap.xml"
+        assert all(own[loc] == everything[loc] for loc in own)
+    assert "None" not in (site / "sitemap.xml").read_text(encoding="utf-8")
 
 
 def test_every_figure_is_formatted_for_its_page_language(site):

@@ -166,20 +166,6 @@ def server(site):
         yield srv
 
 
-@pytest.fixture(scope="module")
-def browser():
-    if not calc_site.CHROMIUM.exists():
-        reason = f"{calc_site.CHROMIUM} is missing (Debian: apt-get install chromium)"
-        if os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no"):
-            pytest.fail(f"{reason}; CI is set, so this fails instead of skipping.", pytrace=False)
-        pytest.skip(reason)
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(calc_site.CHROMIUM), args=calc_site.CHROMIUM_ARGS)
-        yield b
-        b.close()
-
-
 def _snapshot_path(site: pathlib.Path) -> pathlib.Path:
     return next((site / "assets" / "calculators").glob(f"snapshot-*/{snapshot.FILENAME}"))
 

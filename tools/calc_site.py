@@ -23,7 +23,8 @@ CALCULATORS = ("kv_cache", "decode", "fit", "latency", "kv_cache")
 FIXTURE_INSTANCES = ("kv_cache", "decode", "fit", "latency", "kv_cache-2")
 
 # Debian's Chromium, driven by Python playwright (never `playwright install`: nothing is downloaded).
-CHROMIUM = pathlib.Path("/usr/bin/chromium")
+# CHROMIUM_PATH names another executable (the test of the test runner points it at a missing file).
+CHROMIUM = pathlib.Path(os.environ.get("CHROMIUM_PATH") or "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
