@@ -326,6 +326,15 @@ for _mk in ("infercom-gpt-oss-120b", "infercom-minimax-m2", "sambanova-deepseek-
     def _(c, k=_mk): return _meas(c, k)
 
 
+for _key, _m in (("minimax-m2", "minimax-m2"), ("deepseek-v3", DS3)):
+    @figure(f"weights.{_key}.read_per_token", "bytes", "Σ tensor groups read per token × bytes per parameter at each group's precision (batch 1)", [f"models.{_m}"])
+    def _(c, m=_m): return M.weight_bytes_read(c.models[m], 1)
+
+
+@figure("model.llama70b.hidden", "count", "catalog: hidden size (values in one embedding row)", [M_L70], sig=None, decimals=0)
+def _(c): return c.models[L70].hidden
+
+
 for _mk in ("infercom-gpt-oss-120b", "infercom-minimax-m2", "sambanova-deepseek-r1"):
     @figure(f"implied_bw.{_mk}", "bytes_per_s", "weight bytes read per token × measured tokens per second (batch 1)", [f"measurements.{_mk}"])
     def _(c, k=_mk):

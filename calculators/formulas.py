@@ -170,6 +170,29 @@ _FORMULAS.update({
     "speed.e2e_batched": F("{ttft} + {out} ÷ {speed}", ttft=("to the first token", "speed.ttft"), out=("output tokens", "speed.output"),
                            speed=("per request in the batch", "speed.per_request_batched")),
 })
+_FORMULAS.update({
+    "weights.llama70b.read_per_token": F("({active} + {row}) × {bytes}", active=("parameters a token multiplies with", "params.llama70b.active"),
+                                         row=("values in one embedding row", "model.llama70b.hidden"),
+                                         bytes=("per parameter (BF16)", "precision.bf16.bytes")),
+    "tp.llama70b.weights_per_gpu": F("{w} ÷ {n}", w=("of weights", "weights.llama70b.bytes"), n=("GPUs", "speed.devices")),
+    "pp.llama70b.layers_per_gpu": F("{layers} ÷ {n}", layers=("layers", f"{L70}.layers"), n=("H100 GPUs", "fit.llama70b.h100.devices")),
+    "ep.gpt-oss-120b.experts_per_gpu": F("{e} ÷ {n}", e=("experts per layer", "model.gpt-oss-120b.experts"), n=("GPUs", "speed.devices")),
+    "device.h100.peak_bf16_sparse": F("{peak} × {group} ÷ {kept}", peak=("dense BF16 peak", "device.h100.peak_bf16"),
+                                      group=("values per group", "sparsity.group"), kept=("may be non-zero", "sparsity.kept")),
+    "precision.fp8.bytes": F("{bits} ÷ {eight}", bits=("bits per FP8 value", 8), eight=("bits per byte", 8)),
+    "precision.mxfp4.bits": F("{four} + {scale} ÷ {block}", four=("bits per value", 4), scale=("bits of the shared scale", 8),
+                              block=("values per block", 32)),
+    "ratio.sn40l.hbm_over_ddr": F("{hbm} ÷ {ddr}", hbm=("HBM bandwidth per socket", "device.sn40l.hbm_bandwidth"),
+                                  ddr=("DDR bandwidth per socket", "device.sn40l.ddr_bandwidth")),
+    "implied_bw.infercom-minimax-m2": F("{w} × {s}", w=("read per token", "weights.minimax-m2.read_per_token"),
+                                        s=("measured", "measured.infercom-minimax-m2")),
+    "implied_bw_share.infercom-minimax-m2": F("{need} ÷ {have}", need=("needed", "implied_bw.infercom-minimax-m2"),
+                                              have=("HBM bandwidth of the rack", "sn40l.rack.hbm_bandwidth")),
+    "implied_bw.sambanova-deepseek-r1": F("{w} × {s}", w=("read per token", "weights.deepseek-v3.read_per_token"),
+                                          s=("measured", "measured.sambanova-deepseek-r1")),
+    "implied_bw_share.sambanova-deepseek-r1": F("{need} ÷ {have}", need=("needed", "implied_bw.sambanova-deepseek-r1"),
+                                                have=("HBM bandwidth of the rack", "sn40l.rack.hbm_bandwidth")),
+})
 for _ctx in (8192, 32768, 131072):
     _FORMULAS[f"kv.llama70b.total_gib.{_ctx}"] = F("{per} × {ctx}", per=("per token", "kv.llama70b.bytes_per_token"),
                                                    ctx=("tokens", f"context.{_ctx}"))

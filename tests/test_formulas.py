@@ -75,3 +75,33 @@ def test_build_check_names_the_line_of_a_formula_that_disagrees():
     assert '"weights.llama70b.bytes"' in text[p.line - 1]
     # figures whose formulas use it as a term now disagree too: 150 GB over 230 MB is 653 LPUs, not 614
     assert any("'fit.llama70b.groq-lpu.devices'" in q.message for q in problems)
+
+
+# Figures whose value is the datum or assumption itself explain themselves through their catalog entry.
+READS = ("catalog", "datasheet", "scenario", "vendor", "published", "as claimed", "batch size", "GPUs in",
+         "context per", "number of", "industry", "context length", "2:4 structured sparsity")
+# Derived figures still shown in the popover with their formula in words and their sources only, and why.
+WITHOUT_SUBSTITUTION = {
+    "ranges (low to high), which a formula of single numbers cannot carry": (
+        "speedup.infercom-gpt-oss-120b.vs_typical", "speedup.infercom-minimax-m2.vs_typical",
+        "speedup.gpt-oss-120b.vs_gpu_measured", "speedup.minimax-m2.vs_gpu_measured", "power.ratio", "agent.time.gpu"),
+    "sums over per-layer specs of mixed attention or precision (the popover lists the config as input)": (
+        "kv.llama70b.bytes_per_token_long", "kv.deepseek-v3.bytes_per_token_long", "kv.gpt-oss-120b.bytes_per_token_long",
+        "kv.gpt-oss-120b.bytes_per_token_short", "weights.gpt-oss-120b.bytes", "weights.deepseek-v3.bytes",
+        "weights.gpt-oss-120b.read_per_token", "weights.gpt-oss-120b.bytes_bf16", "weights.minimax-m2.read_per_token",
+        "weights.deepseek-v3.read_per_token", "precision.gpt-oss-120b.experts_bits", "precision.deepseek-v3.bits",
+        "params.llama70b.active"),
+    "roofline steps with attention and prefill terms (a max() of memory and compute)": (
+        "speed.ttft", "speed.per_request_fp8", "speed.util", "util.llama70b.batch1", "util.llama70b.batch_large",
+        "intensity.llama70b.batch.64"),
+}
+
+
+def test_every_derived_figure_has_a_formula_or_a_stated_reason():
+    """A new derived figure must come with its formula object, or be listed above with the reason it has none."""
+    listed = {f for ids in WITHOUT_SUBSTITUTION.values() for f in ids}
+    derived = {k for k, f in REG.items() if not f.formula.startswith(READS)}
+    missing = sorted(derived - set(FORMULAS) - listed)
+    assert missing == [], f"derived figures without a formula object: {missing}"
+    assert not listed & set(FORMULAS), "a figure listed as without substitution now has one: drop it from the list"
+    assert listed <= set(REG), sorted(listed - set(REG))
