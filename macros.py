@@ -141,8 +141,10 @@ def _page_url(env, language: str, target: str) -> str:
     return get_relative_url(prefix + target, here)
 
 
-# {{ fig("id") }} with a literal id: by far the most common macro (hundreds per article).
-_FIG_CALL = re.compile(r"""\{\{-?\s*fig\(\s*(["'])([^"'\\]+)\1\s*\)\s*-?\}\}""")
+# {{ fig("id") }}, {{ fig("id", art="il") }}, {{ src("entry") }}, {{ term("id", cap=True) }} with literal
+# arguments: by far the most common macros (hundreds per article).
+_LITERAL_CALL = re.compile(r"""\{\{-?\s*(fig|src|term)\(([^(){}]*)\)\s*-?\}\}""")
+_EXPANDED = ("fig", "src", "term")
 
 
 def on_pre_page_macros(env):
@@ -154,7 +156,7 @@ def on_pre_page_macros(env):
 
 
 def _expand_figures(env) -> None:
-    """Expand literal fig() calls with one regex pass before Jinja parses the page.
+    """Expand literal fig(), src() and term() calls with one regex pass before Jinja parses the page.
 
     Same function, same output: only Jinja's compile of hundreds of call
     nodes per page is saved, which was the largest cost the macros add to a
@@ -163,8 +165,22 @@ def _expand_figures(env) -> None:
     """
     if "{% raw" in env.markdown or "{%- raw" in env.markdown:
         return
-    fig = env.macros["fig"]
-    env.markdown = _FIG_CALL.sub(lambda m: fig(m.group(2)), env.markdown)
+    env.markdown = _LITERAL_CALL.sub(lambda m: _call_literal(env, m), env.markdown)
+
+
+def _call_literal(env, m) -> str:
+    """The macro's output for a call whose arguments are all literals; the call itself when they are not."""
+    import ast
+    try:
+        call = ast.parse(f"f({m.group(2)})", mode="eval").body
+    except SyntaxError:
+        return m.group(0)
+    values = [*call.args, *(k.value for k in call.keywords)]
+    if not all(isinstance(v, ast.Constant) for v in values) or any(k.arg is None for k in call.keywords):
+        return m.group(0)
+    args = [a.value for a in call.args]
+    kwargs = {k.arg: k.value.value for k in call.keywords}
+    return env.macros[m.group(1)](*args, **kwargs)
 
 
 def on_post_page_macros(env):

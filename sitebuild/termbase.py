@@ -179,6 +179,7 @@ def _term(tid: str, entry, rel: str, line: int) -> tuple:
     return t, out
 
 
+@lru_cache(maxsize=None)
 def variant_pattern(variant: str) -> re.Pattern:
     """A forbidden variant as a pattern: whole word, case-sensitive; "re:..." is a regex."""
     body = variant[3:] if variant.startswith("re:") else re.escape(variant)

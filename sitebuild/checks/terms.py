@@ -36,12 +36,30 @@ def _line(text: str, offset: int) -> int:
     return text.count("\n", 0, offset) + 1
 
 
+_COMPILED: dict = {}
+
+
+def _rules(tb) -> list:
+    """The termbase's forbidden variants, compiled once: (literal that must occur or None, pattern, advice).
+
+    Thousands of strings meet hundreds of variants in one build; a plain variant
+    is first looked for as a substring, which rules most pairs out at once.
+    """
+    key = id(tb)
+    if key not in _COMPILED:
+        _COMPILED[key] = (tb, [(None if v.startswith("re:") else v, termbase.variant_pattern(v),
+                                f"write {t.term!r} (termbase id {t.id})")
+                               for t in tb.terms.values() for v in t.forbidden])
+    return _COMPILED[key][1]
+
+
 def _findings(tb, text: str):
     """(offset, found text, what to write instead) of each forbidden variant or British spelling."""
-    for t in tb.terms.values():
-        for variant in t.forbidden:
-            for m in termbase.variant_pattern(variant).finditer(text):
-                yield m.start(), m.group(0), f"write {t.term!r} (termbase id {t.id})"
+    for needle, pattern, advice in _rules(tb):
+        if needle is not None and needle not in text:
+            continue
+        for m in pattern.finditer(text):
+            yield m.start(), m.group(0), advice
     if str(tb.meta.get("spelling", "")).upper() == "US":
         for offset, word, us in spelling.british(text):
             yield offset, word, f"write {us!r} (US English, {tb.rel} [meta] spelling)"
