@@ -56,8 +56,19 @@ def _entry(ref: str, cat: catalog.Catalog, lang: str, tr, accessed) -> dict:
             "confidence": tr(src.confidence, "confidence")}
 
 
+_EXPLAINED: dict = {}
+
+
 def explain(fig_id: str, lang: str, tr, accessed, depth: int = 1) -> dict:
-    """What the popover shows for one figure (terms explained `depth` more levels)."""
+    """What the popover shows for one figure (terms explained `depth` more levels); once per figure,
+    language and depth in a build, as many figures appear on several pages."""
+    key = (fig_id, lang, depth, id(figures.registry()))
+    if key not in _EXPLAINED:
+        _EXPLAINED[key] = _explain(fig_id, lang, tr, accessed, depth)
+    return _EXPLAINED[key]
+
+
+def _explain(fig_id: str, lang: str, tr, accessed, depth: int) -> dict:
     reg = figures.registry()
     f = reg[fig_id]
     cat = catalog.load()

@@ -47,17 +47,24 @@ def _rules(tb) -> list:
     """
     key = id(tb)
     if key not in _COMPILED:
-        _COMPILED[key] = (tb, [(None if v.startswith("re:") else v, termbase.variant_pattern(v),
-                                f"write {t.term!r} (termbase id {t.id})")
-                               for t in tb.terms.values() for v in t.forbidden])
-    return _COMPILED[key][1]
+        plain = {v: f"write {t.term!r} (termbase id {t.id})" for t in tb.terms.values() for v in t.forbidden
+                 if not v.startswith("re:")}
+        # all plain variants in one pattern, longest first, so one pass over a text finds them all
+        joined = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(v) for v in sorted(plain, key=len, reverse=True)) + r")(?!\w)") \
+            if plain else None
+        regexes = [(termbase.variant_pattern(v), f"write {t.term!r} (termbase id {t.id})")
+                   for t in tb.terms.values() for v in t.forbidden if v.startswith("re:")]
+        _COMPILED[key] = (tb, joined, plain, regexes)
+    return _COMPILED[key][1:]
 
 
 def _findings(tb, text: str):
     """(offset, found text, what to write instead) of each forbidden variant or British spelling."""
-    for needle, pattern, advice in _rules(tb):
-        if needle is not None and needle not in text:
-            continue
+    joined, plain, regexes = _rules(tb)
+    if joined is not None:
+        for m in joined.finditer(text):
+            yield m.start(), m.group(0), plain[m.group(0)]
+    for pattern, advice in regexes:
         for m in pattern.finditer(text):
             yield m.start(), m.group(0), advice
     if str(tb.meta.get("spelling", "")).upper() == "US":
