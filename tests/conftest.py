@@ -47,6 +47,14 @@ def browser(chromium):
         b.close()
 
 
+@pytest.fixture(scope="module")
+def server(site):
+    """The module's built site (its own `site` fixture), served on 127.0.0.1."""
+    from static_server import StaticServer
+    with StaticServer(site) as srv:
+        yield srv
+
+
 def _skip_browser_tests(reason: str) -> None:
     pytest.skip(reason)
 

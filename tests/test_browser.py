@@ -34,7 +34,6 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.append(str(ROOT / "tools"))
 import calc_site  # noqa: E402
 from calc_site import FIXTURE_INSTANCES as INSTANCES, page_path  # noqa: E402
-from static_server import StaticServer  # noqa: E402
 from test_site import build_site  # noqa: E402
 
 CHROMIUM, ARGS = calc_site.CHROMIUM, calc_site.CHROMIUM_ARGS
@@ -65,12 +64,6 @@ def site(tmp_path_factory) -> pathlib.Path:
     proc = build_site(out, project, {"SITE_CHECKS": "off"})
     assert proc.returncode == 0, f"mkdocs build failed:\n{proc.stdout}\n{proc.stderr}"
     return out
-
-
-@pytest.fixture(scope="module")
-def server(site):
-    with StaticServer(site) as srv:
-        yield srv
 
 
 RECORDER = """

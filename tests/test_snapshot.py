@@ -36,7 +36,6 @@ from sitebuild.strings import Strings
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.append(str(ROOT / "tools"))
 import calc_site  # noqa: E402
-from static_server import StaticServer  # noqa: E402
 
 READY_MS = 120_000
 MAGIC = 1886286592  # Pyodide's snapshot magic number (pyodide.asm.mjs)
@@ -158,12 +157,6 @@ def site(tmp_path_factory) -> pathlib.Path:
     site, proc = calc_site.build(tmp_path_factory.mktemp("snapshot"))
     assert proc.returncode == 0, f"mkdocs build failed:\n{proc.stdout}\n{proc.stderr}"
     return site
-
-
-@pytest.fixture(scope="module")
-def server(site):
-    with StaticServer(site) as srv:
-        yield srv
 
 
 def _snapshot_path(site: pathlib.Path) -> pathlib.Path:
