@@ -15,7 +15,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from . import byo, catalog, fmt
+from . import byo, catalog, fmt, serving
+from . import deployment as D
+from . import fit as F
 from . import model as M
 from . import scenarios as S
 
@@ -40,8 +42,15 @@ CUSTOM_LABEL = N_("custom model")
 @dataclass(frozen=True)
 class Row:
     label: str          # msgid, or a device name when `name` is true
-    value: str
+    value: str          # the text shown; with `fill`, a msgid template filled in the reader's language
     name: bool = False
+    fill: tuple = ()    # (key, text, translate) for a template value; text is translated when `translate`
+
+    def text(self, tr) -> str:
+        """The value as the page shows it: a template value translated and filled, any other as it is."""
+        if not self.fill:
+            return self.value
+        return tr(self.value).format(**{k: tr(t) if translate else t for k, t, translate in self.fill})
 
 
 @dataclass
@@ -187,15 +196,54 @@ def decode_verdict(s) -> str:
     return V_MEMORY if s.bound == "memory" else V_COMPUTE
 
 
+# The fit calculator: per device, the scheme that fits with the fewest devices and the count as deployed.
+SCHEME_NAMES = {"tp": N_("tensor parallel"), "pp": N_("pipeline, by layer"),
+                "tp-pp": N_("tensor parallel × pipeline"), "dp-attention": N_("data-parallel attention")}
+FIT_ONE = N_("{n}; deployed: {deployable} ({usable} of memory usable)")
+FIT_NODES = N_("{n} ({scheme}: {layout}); deployed: {deployable} ({usable} of memory usable, {node} per node)")
+FIT_SINGLE = N_("{n} ({scheme}: {layout}); deployed: {deployable} ({usable} of memory usable)")
+FIT_NO_RESERVE = N_("{n} ({scheme}: {layout}); with only {usable} of memory usable, no layout fits")
+NEVER = {F.NEVER_LATENT: N_("{dash}: one request's latent KV cache ({kv}) exceeds the memory of one device ({capacity}) and cannot be split by head"),
+         F.NEVER_LAYER: N_("{dash}: one layer's KV cache for one request ({kv}) exceeds the memory of one device ({capacity})"),
+         F.NEVER_LIMIT: N_("{dash}: no layout of up to {limit} devices fits")}
+FIT_STRINGS = tuple(SCHEME_NAMES.values()) + (FIT_ONE, FIT_NODES, FIT_SINGLE, FIT_NO_RESERVE) + tuple(NEVER.values())
+
+
+def fits(inputs: dict, cat: catalog.Catalog) -> list:
+    """(device, Fit) for every catalog device: each scheme's smallest layout, at full memory and at the engine reserve."""
+    m, ctx, batch = model(inputs, cat), int(inputs["context"]), int(inputs["batch"])
+    shape = D.shape_from_catalog(m, inputs["kv_precision"], weight_precision(inputs))
+    sv = serving.load()
+    return [(d, F.fit_device(shape, d, sv, ctx, batch), shape) for d in cat.devices.values()]
+
+
+def fit_row(d: catalog.Device, f: F.Fit, shape: D.Shape, context: int, batch: int, locale: str) -> Row:
+    """One device's answer: count and scheme, and the count as deployed (engine reserve, whole nodes), or why none fits."""
+    b = f.best
+    if b is None:
+        kind, piece = F.never_kind(shape, d.serving.bytes, context, batch)
+        return Row(d.name, NEVER[kind], name=True, fill=(
+            ("dash", UNKNOWN, False), ("kv", _q(piece, "bytes", locale), False),
+            ("capacity", _q(d.serving.bytes, "bytes", locale), False),
+            ("limit", fmt.format_number(F.LIMIT, locale), False)))
+    usable = fmt.format_percent(f.usable_fraction, locale, decimals=0)
+    fill = [("n", fmt.format_number(b.devices, locale), False), ("scheme", SCHEME_NAMES[b.scheme], True),
+            ("layout", b.deployment.label(), False), ("usable", usable, False),
+            ("node", fmt.format_number(f.node_size, locale), False)]
+    if f.deployable_devices is None:
+        return Row(d.name, FIT_NO_RESERVE, name=True, fill=tuple(fill))
+    fill.append(("deployable", fmt.format_number(f.deployable_devices, locale), False))
+    template = FIT_ONE if b.devices == 1 else FIT_NODES if f.node_size > 1 else FIT_SINGLE
+    return Row(d.name, template, name=True, fill=tuple(fill))
+
+
 def fit(inputs: dict, locale: str, cat: catalog.Catalog | None = None) -> Result:
     cat = cat or catalog.load()
     m = model(inputs, cat)
     ctx, batch, prec = int(inputs["context"]), int(inputs["batch"]), inputs["kv_precision"]
     rows = [Row(N_("Weights"), _q(M.weight_bytes_stored(m, weight_precision(inputs)), "bytes", locale)),
             Row(N_("KV cache"), _q(M.kv_bytes(m, ctx, batch, prec), "bytes", locale))]
-    for d in cat.devices.values():
-        n = min_devices(inputs, cat, d)
-        rows.append(Row(d.name, UNKNOWN if n is None else fmt.format_number(n, locale), name=True))
+    rows += [fit_row(d, f, shape, ctx, batch, locale) for d, f, shape in fits(inputs, cat)]
     return Result(rows, "")
 
 

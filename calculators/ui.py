@@ -257,7 +257,7 @@ def _fit_errors(name: str, v: dict, locale: str, tr, cat) -> dict:
 
 def result_html(result: calcs.Result, tr) -> str:
     """The result table and verdict, as the page shows them (names stay untranslated)."""
-    rows = "".join(f'<tr><th scope="row">{escape(r.label if r.name else tr(r.label))}</th><td>{escape(r.value)}</td></tr>'
+    rows = "".join(f'<tr><th scope="row">{escape(r.label if r.name else tr(r.label))}</th><td>{escape(r.text(tr))}</td></tr>'
                    for r in result.rows)
     verdict = f'<p class="calc-verdict">{escape(tr(result.verdict))}</p>' if result.verdict else ""
     # A class of its own: the theme wraps class-less tables on load, which would make the page's
@@ -302,7 +302,7 @@ _STRINGS: dict = {}
 def browser_strings() -> list:
     """Every msgid the browser may need Python to translate: result labels, verdicts, chart texts, messages."""
     labels = {r.label for name in calcs.CALCULATORS for r in calcs.run(name, None, "en").rows if not r.name}
-    return sorted(labels | set(calcs.MEMORY_ONLY_ROWS) | {calcs.EXPERT_SHARE} | set(byo_ui.STRINGS) | set(calcs.VERDICTS) | set(calc_charts.STRINGS) | set(MESSAGES))
+    return sorted(labels | set(calcs.MEMORY_ONLY_ROWS) | {calcs.EXPERT_SHARE} | set(byo_ui.STRINGS) | set(calcs.VERDICTS) | set(calc_charts.STRINGS) | set(calcs.FIT_STRINGS) | set(MESSAGES))
 
 
 def install_strings(strings_json: str) -> None:

@@ -1,0 +1,87 @@
+"""The fit and decode calculators on the deployment model (issue 9): what the reader sees.
+
+Numbers are derived here by hand from public configs and datasheets
+(Llama 3.1 70B config.json, Groq's 230 MB of SRAM per LPU, H100's 3.35 TB/s,
+NVLink 4's 450 GB/s per direction), not read back from the code under test.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from calculators import calcs, catalog, fmt, serving, ui
+from sitebuild.strings import Strings
+
+CAT = catalog.load()
+SV = serving.load()
+STRINGS = Strings()
+LANGS = fmt.LOCALES
+
+# Llama 3.1 70B (config.json): hidden 8192, 80 layers, 64 query / 8 KV heads of 128, MLP 28672, vocab 128256.
+HIDDEN, LAYERS, KV_HEADS, HEAD, MLP, VOCAB = 8192, 80, 8, 128, 28672, 128256
+
+
+def _fit_rows(inputs, lang="en"):
+    tr = (lambda m: m) if lang == "en" else (lambda m: STRINGS.get(m, lang))
+    return {r.label: r.text(tr).replace("\u00a0", " ") for r in calcs.run("fit", inputs, lang).rows}
+
+
+def test_groq_holds_llama_70b_at_8k_by_tensor_times_pipeline():
+    # per layer: attention (q, o: 8192^2 each; k, v: 8192 x 1024 each) + MLP (3 x 8192 x 28672), BF16
+    layer = (2 * HIDDEN * HIDDEN + 2 * HIDDEN * KV_HEADS * HEAD + 3 * HIDDEN * MLP) * 2
+    kv_layer = 2 * KV_HEADS * HEAD * 2 * 8192          # K and V, BF16, 8K tokens
+    embed = VOCAB * HIDDEN * 2                          # the embedding; the lm_head is as large
+    sram = 230e6
+    # 8-way tensor split: the embedding's share alone (2.1 GB / 8 = 263 MB) exceeds a chip,
+    assert embed / 8 > sram
+    # 16-way: KV splits by head only 8 ways; two layers share a stage, the embedding and lm_head one each
+    per_layer = layer / 16 + kv_layer / 8
+    assert 2 * per_layer <= sram < 3 * per_layer and embed / 16 + per_layer > sram
+    stages = LAYERS // 2 + 2
+    expected = 16 * stages
+    assert expected == 672
+    row = _fit_rows({"model": "llama-3.1-70b", "context": 8192, "batch": 1})["Groq LPU"]
+    assert row.startswith(f"{expected} (tensor parallel × pipeline: TP16×PP{stages})"), row
+    # no layout beats bytes / capacity: about 626
+    assert expected >= math.ceil((LAYERS * (layer + kv_layer) + 2 * embed) / sram)
+
+
+def test_deployable_count_fills_whole_nodes_with_the_engine_reserve():
+    # DeepSeek V3 default case (32K x batch 8): weights 673 GB, cache 18.4 GB; H100 80 GB, engines leave 90 %
+    rows = _fit_rows({})
+    h100 = rows["NVIDIA H100 SXM"]
+    n = int(h100.split(" ")[0])
+    usable = 80e9 * 0.9
+    assert n >= math.ceil((673e9 + 18.4e9) / 80e9)
+    deployed = int(h100.split("deployed: ")[1].split(" ")[0])
+    assert deployed % 8 == 0 and deployed * usable >= 673e9 + 18.4e9
+    assert "90% of memory usable, 8 per node" in h100
+
+
+def test_never_only_with_the_reason_from_the_fit():
+    # DeepSeek V3 at 32K: one request's MLA latent is (512 + 64) x 61 layers x 2 bytes x 32768 = 2.30 GB > 230 MB
+    latent = (512 + 64) * 61 * 2 * 32768
+    assert latent > 230e6
+    row = _fit_rows({})["Groq LPU"]
+    assert row.startswith(calcs.UNKNOWN) and "2.30 GB" in row and "230 MB" in row and "latent" in row
+    # the other devices give a count
+    assert not any(v.startswith(calcs.UNKNOWN) for k, v in _fit_rows({}).items() if k not in ("Groq LPU",))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_fit_rows_are_translated_and_filled(lang):
+    rows = _fit_rows({"model": "llama-3.1-70b", "context": 8192, "batch": 1}, lang)
+    groq = rows["Groq LPU"]
+    assert groq.startswith(fmt.format_number(672, lang)) and "{" not in groq and "TP16×PP42" in groq
+    scheme = {"en": "tensor parallel", "de": "Tensor-Parallelität", "da": "tensorparallelisme", "it": "parallelismo tensoriale"}
+    assert scheme[lang] in groq
+    never = _fit_rows({}, lang)["Groq LPU"]
+    assert never.startswith(calcs.UNKNOWN) and "{" not in never
+
+
+def test_fit_chart_draws_the_new_counts():
+    out = ui.evaluate("fit", dict(ui.default_texts("fit", "en"), context="8K", batch="1", model="llama-3.1-70b"),
+                      "en", lambda m: m)
+    assert out["ok"] and "Groq LPU: 672" in out["chart"]
