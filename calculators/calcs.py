@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from . import byo, catalog, fmt, serving
+from . import comm as K
 from . import deployment as D
 from . import fit as F
 from . import model as M
@@ -29,6 +30,13 @@ WEIGHT_PRECISIONS = (AS_RELEASED, "bf16", "fp8", "mxfp4", "fp4")
 NARROW = ("fp8", "int8", "mxfp4", "fp4", "int4")   # weights for which FP8 arithmetic is used
 UNKNOWN = "\u2013"         # shown where the model has no answer (no published peak, does not fit)
 FIT_LIMIT = 10_000         # the fit calculator stops counting devices here
+
+
+def default_efficiency_percent() -> float:
+    """The decode calculator's default achieved share of bandwidth: serving.toml's published
+    decode-kernel measurement (FlashMLA on H800), in percent, to the 0.1 % a reader can type."""
+    from .measured import default_efficiency
+    return round(default_efficiency(serving.load()) * 100, 1)
 
 
 def N_(msgid: str) -> str:
@@ -63,7 +71,9 @@ DEFAULTS = {
     "kv_cache": {"model": "llama-3.1-70b", "kv_precision": "bf16", "context": 32 * 1024, "batch": 1,
                  "device": "h100-sxm", "layers": 80, "kv_heads": 8, "head_dim": 128, "config": ""},
     "decode": {"model": "llama-3.1-70b", "weight_precision": AS_RELEASED, "device": "h100-sxm", "devices": 8,
-               "batch": 1, "context": 8 * 1024, "kv_precision": "bf16", "config": ""},
+               "batch": 1, "context": 8 * 1024, "kv_precision": "bf16", "config": "",
+               # no vendor publishes a per-message latency for these links (serving.toml): 0 µs, a bound the reader can raise
+               "efficiency": default_efficiency_percent(), "latency_us": 0.0},
     "fit": {"model": "deepseek-v3", "weight_precision": AS_RELEASED, "kv_precision": "bf16",
             "context": 32 * 1024, "batch": 8, "config": ""},
     "latency": {"model": "llama-3.1-70b", "config": "", "device": "h100-sxm", "devices": S.SPEED_DEVICES, "prompt": S.SPEED_PROMPT,
@@ -165,11 +175,52 @@ MEMORY_ONLY_ROWS = (N_("Time per step, memory only (lower bound)"), N_("Speed pe
 
 
 EXPERT_SHARE = N_("Share of the experts the batch reads")
+CEILING_ROWS = (N_("Time per step, lower bound (full bandwidth, no communication)"),
+                N_("Speed per request, ceiling"), N_("Throughput of the batch, ceiling"))
+EXPECTED_ROWS = (N_("Time per step, expected (efficiency and communication)"),
+                 N_("Speed per request, expected"), N_("Throughput of the batch, expected"))
+
+
+def link(device: catalog.Device):
+    """The link between the devices of one node (serving.toml), None where the device has no platform entry."""
+    sv = serving.load()
+    plat = sv.platforms.get(device.key)
+    return sv.interconnects[plat.interconnect] if plat else None
+
+
+def expected_step(inputs: dict, cat: catalog.Catalog, s: M.Step) -> K.Step:
+    """The step as served: memory at the achieved share of bandwidth, then the tensor-parallel
+    all-reduces (two per layer, latency + bytes / bandwidth each, not overlapped) on the critical path.
+    Built on the ceiling's own bytes, so expected is never faster than the ceiling."""
+    m, d = model(inputs, cat), cat.devices[inputs["device"]]
+    shape = D.shape_from_catalog(m, inputs["kv_precision"], weight_precision(inputs))
+    msgs = K.messages(shape, D.Deployment(tp=int(inputs["devices"])), int(inputs["batch"]), link(d),
+                      float(inputs["latency_us"]) * 1e-6)
+    bw = d.serving.bytes_per_s
+    return K.Step(s.memory_s * bw, bw, float(inputs["efficiency"]) / 100, msgs, s.compute_s)
+
+
+COMM = N_("{time} ({count} all-reduces of {size} each)")
+COMM_UNKNOWN = N_("not counted: the bandwidth of {link} is not published")
+COMM_LABEL = N_("Communication per step")
+DECODE_STRINGS = (COMM, COMM_UNKNOWN, COMM_LABEL)
+
+
+def _comm_row(e: K.Step, d: catalog.Device, locale: str) -> Row:
+    if e.unknown:
+        return Row(COMM_LABEL, COMM_UNKNOWN, fill=(("link", link(d).name, False),))
+    if not e.messages:
+        return Row(COMM_LABEL, _q(0.0, "seconds", locale))
+    msg = e.messages[0]
+    return Row(COMM_LABEL, COMM, fill=(("time", _q(e.comm_s, "seconds", locale), False),
+                                       ("count", fmt.format_number(msg.count, locale), False),
+                                       ("size", _q(msg.wire_bytes, "bytes", locale), False)))
 
 
 def decode(inputs: dict, locale: str, cat: catalog.Catalog | None = None) -> Result:
     cat = cat or catalog.load()
     s = step(inputs, cat)
+    e = expected_step(inputs, cat, s)
     share = M.expert_share(model(inputs, cat), int(inputs["batch"]))
     # MoE only: each token picks k of E experts, so a batch of B reads 1 - (1 - k/E)^B of them, not k/E
     experts = [Row(EXPERT_SHARE, fmt.format_percent(share, locale, decimals=0))] if share is not None else []
@@ -178,14 +229,15 @@ def decode(inputs: dict, locale: str, cat: catalog.Catalog | None = None) -> Res
         Row(N_("Reading the KV cache"), _q(s.kv_s, "seconds", locale)),
         Row(N_("Arithmetic at peak"), _q(s.compute_s, "seconds", locale) if s.compute_s is not None else UNKNOWN),
     ]
-    if s.compute_s is None:  # without a compute peak the speeds are only what memory would allow
-        rows += [Row(label, text) for label, text in zip(MEMORY_ONLY_ROWS, (
-            _q(s.time_s, "seconds", locale), _q(s.tokens_per_s, "tok_per_s", locale),
-            _q(s.aggregate_tokens_per_s, "tok_per_s", locale)))]
-    else:
-        rows += [Row(N_("Time per step"), _q(s.time_s, "seconds", locale)),
-                 Row(N_("Speed per request"), _q(s.tokens_per_s, "tok_per_s", locale)),
-                 Row(N_("Throughput of the batch"), _q(s.aggregate_tokens_per_s, "tok_per_s", locale))]
+    ceiling = MEMORY_ONLY_ROWS if s.compute_s is None else CEILING_ROWS  # without a peak: only what memory allows
+    batch = int(inputs["batch"])
+    rows += [Row(label, text) for label, text in zip(ceiling, (
+        _q(s.time_s, "seconds", locale), _q(s.tokens_per_s, "tok_per_s", locale),
+        _q(s.aggregate_tokens_per_s, "tok_per_s", locale)))]
+    rows.append(_comm_row(e, cat.devices[inputs["device"]], locale))
+    rows += [Row(label, text) for label, text in zip(EXPECTED_ROWS, (
+        _q(e.expected_s, "seconds", locale), _q(e.expected_tokens_per_s, "tok_per_s", locale),
+        _q(batch * e.expected_tokens_per_s, "tok_per_s", locale)))]
     return Result(rows, decode_verdict(s))
 
 
@@ -206,7 +258,7 @@ FIT_NO_RESERVE = N_("{n} ({scheme}: {layout}); with only {usable} of memory usab
 NEVER = {F.NEVER_LATENT: N_("{dash}: one request's latent KV cache ({kv}) exceeds the memory of one device ({capacity}) and cannot be split by head"),
          F.NEVER_LAYER: N_("{dash}: one layer's KV cache for one request ({kv}) exceeds the memory of one device ({capacity})"),
          F.NEVER_LIMIT: N_("{dash}: no layout of up to {limit} devices fits")}
-FIT_STRINGS = tuple(SCHEME_NAMES.values()) + (FIT_ONE, FIT_NODES, FIT_SINGLE, FIT_NO_RESERVE) + tuple(NEVER.values())
+FIT_STRINGS = DECODE_STRINGS + tuple(SCHEME_NAMES.values()) + (FIT_ONE, FIT_NODES, FIT_SINGLE, FIT_NO_RESERVE) + tuple(NEVER.values())
 
 
 def fits(inputs: dict, cat: catalog.Catalog) -> list:

@@ -38,7 +38,7 @@ class Field:
     byo: bool = False     # read and shown only for the reader's own config.json
 
 
-NUMBER_KINDS = ("tokens", "count", "seconds")
+NUMBER_KINDS = ("tokens", "count", "seconds", "percent", "microseconds")
 
 _MODEL = Field("model", N_("Model"), "model")
 _CONFIG = Field("config", byo_ui.FIELD_LABEL, "config", byo=True)
@@ -55,7 +55,11 @@ FIELDS = {
                  Field("kv_heads", N_("KV heads per layer"), "count", 1024, custom=True),
                  Field("head_dim", N_("Head dimension"), "count", 4096, custom=True),
                  _KV_PREC, _CONTEXT, _BATCH, _DEVICE),
-    "decode": (_MODEL, _CONFIG, _W_PREC, _KV_PREC, _DEVICE, _DEVICES, _BATCH, _CONTEXT),
+    "decode": (_MODEL, _CONFIG, _W_PREC, _KV_PREC, _DEVICE, _DEVICES, _BATCH, _CONTEXT,
+               # the assumptions behind "expected": a share of peak bandwidth (0 refused, at most 100 %)
+               # and the latency of each all-reduce (not negative)
+               Field("efficiency", N_("Achieved share of memory bandwidth (%)"), "percent", 100),
+               Field("latency_us", N_("Latency per all-reduce (µs)"), "microseconds", 10_000)),
     "fit": (_MODEL, _CONFIG, _W_PREC, _KV_PREC, _CONTEXT, _BATCH),
     "latency": (_MODEL, _CONFIG, _KV_PREC, _DEVICE, _DEVICES, Field("prompt", N_("Prompt tokens"), "tokens", MAX_TOKENS),
                 Field("output", N_("Output tokens"), "tokens", MAX_TOKENS),
@@ -95,7 +99,7 @@ STATUS = {
 READ_ONLY = N_("Read-only: the interactive calculator could not start here, so it shows the result for the default inputs.")
 STALE = N_("Not updated: an input is invalid, so the result below is for the last valid input.")
 
-_EXAMPLES = {"tokens": "32K", "count": 8, "seconds": 1.5}
+_EXAMPLES = {"tokens": "32K", "count": 8, "seconds": 1.5, "percent": 85, "microseconds": 5}
 
 
 # ------------------------------------------------------------ choices
@@ -171,6 +175,8 @@ def _parse(f: Field, text: str, locale: str):
         return fmt.parse_tokens(text, locale, max_value=f.hi)
     if f.kind == "count":
         return fmt.parse_number(text, locale, integer=True, allow_zero=False, max_value=f.hi)
+    if f.kind == "percent":   # an efficiency of 0 would make every step last forever
+        return fmt.parse_number(text, locale, allow_zero=False, max_value=f.hi, suffixes=None)
     return fmt.parse_number(text, locale, max_value=f.hi, suffixes=None)
 
 
@@ -302,7 +308,7 @@ _STRINGS: dict = {}
 def browser_strings() -> list:
     """Every msgid the browser may need Python to translate: result labels, verdicts, chart texts, messages."""
     labels = {r.label for name in calcs.CALCULATORS for r in calcs.run(name, None, "en").rows if not r.name}
-    return sorted(labels | set(calcs.MEMORY_ONLY_ROWS) | {calcs.EXPERT_SHARE} | set(byo_ui.STRINGS) | set(calcs.VERDICTS) | set(calc_charts.STRINGS) | set(calcs.FIT_STRINGS) | set(MESSAGES))
+    return sorted(labels | set(calcs.MEMORY_ONLY_ROWS) | {calcs.EXPERT_SHARE} | set(byo_ui.STRINGS) | set(calcs.VERDICTS) | set(calc_charts.STRINGS) | set(calcs.FIT_STRINGS) | set(calcs.CEILING_ROWS) | set(calcs.EXPECTED_ROWS) | set(MESSAGES))
 
 
 def install_strings(strings_json: str) -> None:

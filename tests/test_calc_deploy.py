@@ -85,3 +85,65 @@ def test_fit_chart_draws_the_new_counts():
     out = ui.evaluate("fit", dict(ui.default_texts("fit", "en"), context="8K", batch="1", model="llama-3.1-70b"),
                       "en", lambda m: m)
     assert out["ok"] and "Groq LPU: 672" in out["chart"]
+
+
+# ------------------------------------------------------------------ decode: ceiling and expected
+
+
+def _decode(inputs, lang="en"):
+    tr = (lambda m: m) if lang == "en" else (lambda m: STRINGS.get(m, lang))
+    return {r.label: r.text(tr).replace("\u00a0", " ") for r in calcs.run("decode", inputs, lang).rows}
+
+
+def test_tp8_expected_speed_from_bytes_efficiency_and_all_reduces():
+    # Llama 3.1 70B, 8 x H100 SXM (3.35 TB/s HBM3, NVLink 4: 450 GB/s per direction), batch 1, 8K, BF16
+    attention = 2 * HIDDEN * HIDDEN + 2 * HIDDEN * KV_HEADS * HEAD
+    per_layer = attention + 3 * HIDDEN * MLP + 2 * HIDDEN
+    read = (LAYERS * per_layer + VOCAB * HIDDEN + HIDDEN) * 2          # every layer and the lm_head, BF16
+    kv = 8192 * LAYERS * 2 * KV_HEADS * HEAD * 2                        # K and V of 8K tokens
+    memory_s = (read + kv) / 8 / 3.35e12
+    efficiency, latency = 0.85, 10e-6
+    # two all-reduces per layer of one token's activations (8192 x 2 B), ring: 2 x 7/8 of it on the wire
+    comm_s = 2 * LAYERS * (latency + 2 * 7 / 8 * HIDDEN * 2 / 450e9)
+    expected = 1 / (memory_s / efficiency + comm_s)
+    rows = _decode({"efficiency": 85.0, "latency_us": 10.0})
+    assert rows["Communication per step"].endswith("(160 all-reduces of 28.7 KB each)")
+    shown = float(rows["Speed per request, expected"].split(" ")[0])
+    assert shown == pytest.approx(expected, rel=0.01), (shown, expected)
+    ceiling = float(rows["Speed per request, ceiling"].split(" ")[0])
+    assert ceiling == pytest.approx(1 / memory_s, rel=0.01)
+    assert 100 < expected < 150 < ceiling     # the range the issue names for realistic serving
+
+
+def test_default_efficiency_is_the_published_decode_kernel_figure():
+    # FlashMLA: up to 3000 GB/s on H800 SXM5, whose HBM3 peak is 3.35 TB/s
+    assert calcs.DEFAULTS["decode"]["efficiency"] == round(3000 / 3350 * 100, 1)
+    assert ui.default_texts("decode", "de")["efficiency"] == "89,6"
+    assert ui.default_texts("decode", "en")["latency_us"] == "0"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("field, typed, code", [("efficiency", "0", "zero"), ("efficiency", "101", "too_large"),
+                                               ("latency_us", "-1", "negative")])
+def test_bad_efficiency_and_latency_are_refused_in_the_readers_language(lang, field, typed, code):
+    tr = lambda m: STRINGS.get(m, lang)  # noqa: E731
+    out = ui.evaluate("decode", dict(ui.default_texts("decode", lang), **{field: typed}), lang, tr)
+    assert not out["ok"] and not out["html"]
+    message = out["errors"][field]
+    assert message == tr(ui.PARSE_MESSAGES[code]).format(max=ui.display(100, lang), example=ui.display(85, lang))
+    if lang != "en":
+        assert message != ui.PARSE_MESSAGES[code].format(max="100", example="85"), "not translated"
+
+
+@pytest.mark.parametrize("inputs", [{}, {"devices": 1}, {"devices": 4, "batch": 64}, {"efficiency": 100.0},
+                                    {"device": "groq-lpu", "devices": 1000}, {"device": "wse-3", "devices": 4}])
+def test_expected_is_never_faster_than_the_ceiling(inputs):
+    merged = dict(calcs.DEFAULTS["decode"], **inputs)
+    s = calcs.step(merged, CAT)
+    e = calcs.expected_step(merged, CAT, s)
+    assert e.expected_s >= s.time_s * (1 - 1e-12) and e.comm_s >= 0
+
+
+def test_a_link_without_published_bandwidth_is_named_not_counted():
+    rows = _decode({"device": "groq-lpu", "devices": 1000})
+    assert rows["Communication per step"].startswith("not counted") and "Groq" in rows["Communication per step"]
