@@ -21,6 +21,7 @@ from . import deployment as D
 from . import fit as F
 from . import model as M
 from . import scenarios as S
+from . import speculative as SP
 
 CUSTOM = "custom"          # model key of the KV calculator's hand-entered model
 AS_RELEASED = "catalog"    # weight precision: each weight group as the catalog stores it
@@ -30,6 +31,22 @@ WEIGHT_PRECISIONS = (AS_RELEASED, "bf16", "fp8", "mxfp4", "fp4")
 NARROW = ("fp8", "int8", "mxfp4", "fp4", "int4")   # weights for which FP8 arithmetic is used
 UNKNOWN = "\u2013"         # shown where the model has no answer (no published peak, does not fit)
 FIT_LIMIT = 10_000         # the fit calculator stops counting devices here
+
+
+def default_acceptance_percent() -> float:
+    """Per-token acceptance offered with speculative decoding: the lower end of the published
+    DeepSeek V3 MTP range (serving.toml), the only family with a published figure; off (k = 0) by default."""
+    return round(serving.load().acceptance["deepseek-v3-mtp"].low * 100, 1)
+
+
+def speculation(inputs: dict, m: catalog.Model):
+    """Speculative decoding as the reader sets it, or None (k = 0). The draft is costed as one
+    MTP-style module of one layer per proposal, the verify step as a plain step (memory-bound at batch 1)."""
+    k = int(inputs.get("spec_k", 0))
+    if k == 0:
+        return None
+    layers = m.arch.layers if m.arch is not None else ()
+    return SP.Speculative(SP.MTPModules(1, max(len(layers), 1)), k, float(inputs["spec_acceptance"]) / 100)
 
 
 def default_efficiency_percent() -> float:
@@ -73,11 +90,13 @@ DEFAULTS = {
     "decode": {"model": "llama-3.1-70b", "weight_precision": AS_RELEASED, "device": "h100-sxm", "devices": 8,
                "batch": 1, "context": 8 * 1024, "kv_precision": "bf16", "config": "",
                # no vendor publishes a per-message latency for these links (serving.toml): 0 µs, a bound the reader can raise
-               "efficiency": default_efficiency_percent(), "latency_us": 0.0},
+               "efficiency": default_efficiency_percent(), "latency_us": 0.0,
+               "spec_k": 0, "spec_acceptance": default_acceptance_percent()},
     "fit": {"model": "deepseek-v3", "weight_precision": AS_RELEASED, "kv_precision": "bf16",
             "context": 32 * 1024, "batch": 8, "config": ""},
     "latency": {"model": "llama-3.1-70b", "config": "", "device": "h100-sxm", "devices": S.SPEED_DEVICES, "prompt": S.SPEED_PROMPT,
-                "output": S.SPEED_OUTPUT, "steps": S.AGENT_STEPS, "tool_s": 0.0, "kv_precision": "bf16"},
+                "output": S.SPEED_OUTPUT, "steps": S.AGENT_STEPS, "tool_s": 0.0, "kv_precision": "bf16",
+                "spec_k": 0, "spec_acceptance": default_acceptance_percent()},
 }
 
 # Verdicts, named once so that the browser's string table can list them.
@@ -132,6 +151,9 @@ def latency_parts(inputs: dict, cat: catalog.Catalog) -> dict:
     n, prompt, out, steps = int(inputs["devices"]), int(inputs["prompt"]), int(inputs["output"]), int(inputs["steps"])
     ttft = M.prefill_time(m, d, prompt, devices=n)
     speed = M.decode_step(m, d, devices=n, context=prompt + out // 2, kv_precision=inputs["kv_precision"]).tokens_per_s
+    spec = speculation(inputs, m)
+    if spec is not None:   # tokens per verify step over the time of k proposals and one verify step
+        speed = spec.tokens_per_s(1 / speed)
     tool = float(inputs["tool_s"])
     return {"ttft": ttft, "speed": speed, "decode": out / speed, "call": M.end_to_end_latency(ttft, out, speed),
             "tool": tool, "steps": steps, "loop": M.agent_loop_time(steps, ttft, out, speed) + steps * tool}
@@ -203,7 +225,9 @@ def expected_step(inputs: dict, cat: catalog.Catalog, s: M.Step) -> K.Step:
 COMM = N_("{time} ({count} all-reduces of {size} each)")
 COMM_UNKNOWN = N_("not counted: the bandwidth of {link} is not published")
 COMM_LABEL = N_("Communication per step")
-DECODE_STRINGS = (COMM, COMM_UNKNOWN, COMM_LABEL)
+SPEC_TOKENS = N_("Tokens per verify step (expected)")
+SPEC_SPEED = N_("Speed per request, expected, with speculative decoding")
+DECODE_STRINGS = (COMM, COMM_UNKNOWN, COMM_LABEL, SPEC_TOKENS, SPEC_SPEED)
 
 
 def _comm_row(e: K.Step, d: catalog.Device, locale: str) -> Row:
@@ -238,6 +262,10 @@ def decode(inputs: dict, locale: str, cat: catalog.Catalog | None = None) -> Res
     rows += [Row(label, text) for label, text in zip(EXPECTED_ROWS, (
         _q(e.expected_s, "seconds", locale), _q(e.expected_tokens_per_s, "tok_per_s", locale),
         _q(batch * e.expected_tokens_per_s, "tok_per_s", locale)))]
+    spec = speculation(inputs, model(inputs, cat))
+    if spec is not None:
+        rows += [Row(SPEC_TOKENS, fmt.format_number(spec.tokens_per_step, locale, decimals=2)),
+                 Row(SPEC_SPEED, _q(spec.tokens_per_s(e.expected_s), "tok_per_s", locale))]
     return Result(rows, decode_verdict(s))
 
 

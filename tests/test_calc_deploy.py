@@ -147,3 +147,54 @@ def test_expected_is_never_faster_than_the_ceiling(inputs):
 def test_a_link_without_published_bandwidth_is_named_not_counted():
     rows = _decode({"device": "groq-lpu", "devices": 1000})
     assert rows["Communication per step"].startswith("not counted") and "Groq" in rows["Communication per step"]
+
+
+# ------------------------------------------------------------------ speculative decoding
+
+
+def _latency(inputs):
+    return {r.label: r.value.replace("\u00a0", " ") for r in calcs.run("latency", inputs, "en").rows}
+
+
+def test_speculative_speed_from_the_closed_form_accepted_length():
+    # k = 2 proposals at a = 0.8: 1 + 0.8 + 0.8^2 = 2.44 tokens per verify step; each proposal costs
+    # one of Llama 3.1 70B's 80 layers (an MTP-style module), the verify step a plain step
+    plain = float(_latency({})["Speed per request"].split(" ")[0])
+    spec = float(_latency({"spec_k": 2, "spec_acceptance": 80.0})["Speed per request"].split(" ")[0])
+    assert spec == pytest.approx(plain * (1 + 0.8 + 0.64) / (1 + 2 / 80), rel=0.01)
+    # DeepSeek V3 with one MTP module at the published 1.92 tokens per step (a = 0.92)
+    rows = _decode({"model": "deepseek-v3", "devices": 16, "spec_k": 1, "spec_acceptance": 92.0})
+    assert rows["Tokens per verify step (expected)"] == "1.92"
+    expected = float(rows["Speed per request, expected"].replace(",", "").split(" ")[0])
+    with_spec = float(rows["Speed per request, expected, with speculative decoding"].replace(",", "").split(" ")[0])
+    assert with_spec == pytest.approx(expected * 1.92 / (1 + 1 / 61), rel=0.01)
+
+
+@pytest.mark.parametrize("k", [1, 3, 8])
+def test_acceptance_zero_is_never_faster_than_plain_decode(k):
+    rows = _decode({"spec_k": k, "spec_acceptance": 0.0})
+    assert rows["Tokens per verify step (expected)"] == "1.00"
+    assert float(rows["Speed per request, expected, with speculative decoding"].split(" ")[0]) < \
+        float(rows["Speed per request, expected"].split(" ")[0])
+
+
+def test_speculation_is_off_by_default():
+    assert "Tokens per verify step (expected)" not in _decode({})
+    assert calcs.DEFAULTS["decode"]["spec_k"] == 0
+    # the offered acceptance is the low end of DeepSeek V3's published MTP range, 85 to 90 %
+    assert calcs.DEFAULTS["decode"]["spec_acceptance"] == 85.0
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("name", ["decode", "latency"])
+@pytest.mark.parametrize("field, typed, code", [("spec_acceptance", "101", "too_large"), ("spec_acceptance", "-5", "negative"),
+                                               ("spec_k", "1,5" , "not_integer")])
+def test_bad_speculation_inputs_are_refused_in_the_readers_language(lang, name, field, typed, code):
+    tr = lambda m: STRINGS.get(m, lang)  # noqa: E731
+    if code == "not_integer":
+        typed = ui.display(1.5, lang)
+    out = ui.evaluate(name, dict(ui.default_texts(name, lang), **{field: typed}), lang, tr)
+    assert not out["ok"]
+    f = next(f for f in ui.FIELDS[name] if f.name == field)
+    assert out["errors"][field] == tr(ui.PARSE_MESSAGES[code]).format(
+        max=ui.display(int(f.hi), lang), example=ui.display(ui._EXAMPLES[f.kind], lang))
