@@ -89,7 +89,7 @@ M_CHOICE = N_("Choose one of the listed options.")
 M_CONTEXT = N_("{model} reads at most {max} tokens of context.")
 M_PROMPT_OUTPUT = N_("Prompt and output together exceed the {max} tokens {model} can read.")
 M_DEVICES = N_("{model} does not fit on {n} × {device} with this cache: it needs at least {need}.")
-M_NEVER_FITS = N_("{model} does not fit on any number of {device} with this cache: the part of the KV cache each device must hold is too large.")
+M_NEVER_FITS = N_("{model} does not fit on any number of {device} split by tensor parallelism alone with this cache: the part of the KV cache each device must hold is too large. The fit calculator shows splits by layer and by request.")
 M_FAILED = N_("These inputs cannot be computed.")
 MESSAGES = tuple(PARSE_MESSAGES.values()) + (M_CHOICE, M_CONTEXT, M_PROMPT_OUTPUT, M_DEVICES, M_NEVER_FITS, M_FAILED)
 

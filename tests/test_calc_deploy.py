@@ -198,3 +198,14 @@ def test_bad_speculation_inputs_are_refused_in_the_readers_language(lang, name, 
     f = next(f for f in ui.FIELDS[name] if f.name == field)
     assert out["errors"][field] == tr(ui.PARSE_MESSAGES[code]).format(
         max=ui.display(int(f.hi), lang), example=ui.display(ui._EXAMPLES[f.kind], lang))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_decode_calculator_no_longer_says_no_number_of_lpus_holds_the_model(lang):
+    # the decode calculator splits by tensor parallelism only; its refusal must say so, since the fit
+    # calculator finds a count (672 above) by splitting layers
+    tr = lambda m: STRINGS.get(m, lang)  # noqa: E731
+    out = ui.evaluate("decode", dict(ui.default_texts("decode", lang), device="groq-lpu"), lang, tr)
+    term = {"en": "tensor parallelism", "de": "Tensor-Parallelität", "da": "tensorparallelisme", "it": "parallelismo tensoriale"}
+    assert term[lang] in out["errors"]["devices"]
+    assert _fit_rows({"model": "llama-3.1-70b", "context": 8192, "batch": 1})["Groq LPU"][0].isdigit()
