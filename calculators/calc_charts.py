@@ -193,7 +193,7 @@ def fit(inputs: dict, locale: str, tr, chart_id: str, cat: catalog.Catalog | Non
     """Devices needed per device kind, on a logarithmic axis (1 to thousands)."""
     cat = cat or catalog.load()
     m = calcs.model(inputs, cat)
-    counts = [(d.name, calcs.min_devices(inputs, cat, d)) for d in cat.devices.values()]
+    counts = [(d.name, f.best.devices if f.best else None) for d, f, _ in calcs.fits(inputs, cat)]
     left, row_h = 180, 24
     height = TOP + row_h * len(counts) + BOTTOM
     most = max([n for _, n in counts if n is not None] or [1])

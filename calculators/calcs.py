@@ -15,9 +15,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from . import byo, catalog, fmt
+from . import byo, catalog, fmt, serving
+from . import comm as K
+from . import deployment as D
+from . import fit as F
 from . import model as M
 from . import scenarios as S
+from . import speculative as SP
 
 CUSTOM = "custom"          # model key of the KV calculator's hand-entered model
 AS_RELEASED = "catalog"    # weight precision: each weight group as the catalog stores it
@@ -27,6 +31,29 @@ WEIGHT_PRECISIONS = (AS_RELEASED, "bf16", "fp8", "mxfp4", "fp4")
 NARROW = ("fp8", "int8", "mxfp4", "fp4", "int4")   # weights for which FP8 arithmetic is used
 UNKNOWN = "\u2013"         # shown where the model has no answer (no published peak, does not fit)
 FIT_LIMIT = 10_000         # the fit calculator stops counting devices here
+
+
+def default_acceptance_percent() -> float:
+    """Per-token acceptance offered with speculative decoding: the lower end of the published
+    DeepSeek V3 MTP range (serving.toml), the only family with a published figure; off (k = 0) by default."""
+    return round(serving.load().acceptance["deepseek-v3-mtp"].low * 100, 1)
+
+
+def speculation(inputs: dict, m: catalog.Model):
+    """Speculative decoding as the reader sets it, or None (k = 0). The draft is costed as one
+    MTP-style module of one layer per proposal, the verify step as a plain step (memory-bound at batch 1)."""
+    k = int(inputs.get("spec_k", 0))
+    if k == 0:
+        return None
+    layers = m.arch.layers if m.arch is not None else ()
+    return SP.Speculative(SP.MTPModules(1, max(len(layers), 1)), k, float(inputs["spec_acceptance"]) / 100)
+
+
+def default_efficiency_percent() -> float:
+    """The decode calculator's default achieved share of bandwidth: serving.toml's published
+    decode-kernel measurement (FlashMLA on H800), in percent, to the 0.1 % a reader can type."""
+    from .measured import default_efficiency
+    return round(default_efficiency(serving.load()) * 100, 1)
 
 
 def N_(msgid: str) -> str:
@@ -40,8 +67,15 @@ CUSTOM_LABEL = N_("custom model")
 @dataclass(frozen=True)
 class Row:
     label: str          # msgid, or a device name when `name` is true
-    value: str
+    value: str          # the text shown; with `fill`, a msgid template filled in the reader's language
     name: bool = False
+    fill: tuple = ()    # (key, text, translate) for a template value; text is translated when `translate`
+
+    def text(self, tr) -> str:
+        """The value as the page shows it: a template value translated and filled, any other as it is."""
+        if not self.fill:
+            return self.value
+        return tr(self.value).format(**{k: tr(t) if translate else t for k, t, translate in self.fill})
 
 
 @dataclass
@@ -54,11 +88,15 @@ DEFAULTS = {
     "kv_cache": {"model": "llama-3.1-70b", "kv_precision": "bf16", "context": 32 * 1024, "batch": 1,
                  "device": "h100-sxm", "layers": 80, "kv_heads": 8, "head_dim": 128, "config": ""},
     "decode": {"model": "llama-3.1-70b", "weight_precision": AS_RELEASED, "device": "h100-sxm", "devices": 8,
-               "batch": 1, "context": 8 * 1024, "kv_precision": "bf16", "config": ""},
+               "batch": 1, "context": 8 * 1024, "kv_precision": "bf16", "config": "",
+               # no vendor publishes a per-message latency for these links (serving.toml): 0 µs, a bound the reader can raise
+               "efficiency": default_efficiency_percent(), "latency_us": 0.0,
+               "spec_k": 0, "spec_acceptance": default_acceptance_percent()},
     "fit": {"model": "deepseek-v3", "weight_precision": AS_RELEASED, "kv_precision": "bf16",
             "context": 32 * 1024, "batch": 8, "config": ""},
     "latency": {"model": "llama-3.1-70b", "config": "", "device": "h100-sxm", "devices": S.SPEED_DEVICES, "prompt": S.SPEED_PROMPT,
-                "output": S.SPEED_OUTPUT, "steps": S.AGENT_STEPS, "tool_s": 0.0, "kv_precision": "bf16"},
+                "output": S.SPEED_OUTPUT, "steps": S.AGENT_STEPS, "tool_s": 0.0, "kv_precision": "bf16",
+                "spec_k": 0, "spec_acceptance": default_acceptance_percent()},
 }
 
 # Verdicts, named once so that the browser's string table can list them.
@@ -113,6 +151,9 @@ def latency_parts(inputs: dict, cat: catalog.Catalog) -> dict:
     n, prompt, out, steps = int(inputs["devices"]), int(inputs["prompt"]), int(inputs["output"]), int(inputs["steps"])
     ttft = M.prefill_time(m, d, prompt, devices=n)
     speed = M.decode_step(m, d, devices=n, context=prompt + out // 2, kv_precision=inputs["kv_precision"]).tokens_per_s
+    spec = speculation(inputs, m)
+    if spec is not None:   # tokens per verify step over the time of k proposals and one verify step
+        speed = spec.tokens_per_s(1 / speed)
     tool = float(inputs["tool_s"])
     return {"ttft": ttft, "speed": speed, "decode": out / speed, "call": M.end_to_end_latency(ttft, out, speed),
             "tool": tool, "steps": steps, "loop": M.agent_loop_time(steps, ttft, out, speed) + steps * tool}
@@ -156,11 +197,54 @@ MEMORY_ONLY_ROWS = (N_("Time per step, memory only (lower bound)"), N_("Speed pe
 
 
 EXPERT_SHARE = N_("Share of the experts the batch reads")
+CEILING_ROWS = (N_("Time per step, lower bound (full bandwidth, no communication)"),
+                N_("Speed per request, ceiling"), N_("Throughput of the batch, ceiling"))
+EXPECTED_ROWS = (N_("Time per step, expected (efficiency and communication)"),
+                 N_("Speed per request, expected"), N_("Throughput of the batch, expected"))
+
+
+def link(device: catalog.Device):
+    """The link between the devices of one node (serving.toml), None where the device has no platform entry."""
+    sv = serving.load()
+    plat = sv.platforms.get(device.key)
+    return sv.interconnects[plat.interconnect] if plat else None
+
+
+def expected_step(inputs: dict, cat: catalog.Catalog, s: M.Step) -> K.Step:
+    """The step as served: memory at the achieved share of bandwidth, then the tensor-parallel
+    all-reduces (two per layer, latency + bytes / bandwidth each, not overlapped) on the critical path.
+    Built on the ceiling's own bytes, so expected is never faster than the ceiling."""
+    m, d = model(inputs, cat), cat.devices[inputs["device"]]
+    shape = D.shape_from_catalog(m, inputs["kv_precision"], weight_precision(inputs))
+    msgs = K.messages(shape, D.Deployment(tp=int(inputs["devices"])), int(inputs["batch"]), link(d),
+                      float(inputs["latency_us"]) * 1e-6)
+    bw = d.serving.bytes_per_s
+    return K.Step(s.memory_s * bw, bw, float(inputs["efficiency"]) / 100, msgs, s.compute_s)
+
+
+COMM = N_("{time} ({count} all-reduces of {size} each)")
+COMM_UNKNOWN = N_("not counted: the bandwidth of {link} is not published")
+COMM_LABEL = N_("Communication per step")
+SPEC_TOKENS = N_("Tokens per verify step (expected)")
+SPEC_SPEED = N_("Speed per request, expected, with speculative decoding")
+DECODE_STRINGS = (COMM, COMM_UNKNOWN, COMM_LABEL, SPEC_TOKENS, SPEC_SPEED)
+
+
+def _comm_row(e: K.Step, d: catalog.Device, locale: str) -> Row:
+    if e.unknown:
+        return Row(COMM_LABEL, COMM_UNKNOWN, fill=(("link", link(d).name, False),))
+    if not e.messages:
+        return Row(COMM_LABEL, _q(0.0, "seconds", locale))
+    msg = e.messages[0]
+    return Row(COMM_LABEL, COMM, fill=(("time", _q(e.comm_s, "seconds", locale), False),
+                                       ("count", fmt.format_number(msg.count, locale), False),
+                                       ("size", _q(msg.wire_bytes, "bytes", locale), False)))
 
 
 def decode(inputs: dict, locale: str, cat: catalog.Catalog | None = None) -> Result:
     cat = cat or catalog.load()
     s = step(inputs, cat)
+    e = expected_step(inputs, cat, s)
     share = M.expert_share(model(inputs, cat), int(inputs["batch"]))
     # MoE only: each token picks k of E experts, so a batch of B reads 1 - (1 - k/E)^B of them, not k/E
     experts = [Row(EXPERT_SHARE, fmt.format_percent(share, locale, decimals=0))] if share is not None else []
@@ -169,14 +253,19 @@ def decode(inputs: dict, locale: str, cat: catalog.Catalog | None = None) -> Res
         Row(N_("Reading the KV cache"), _q(s.kv_s, "seconds", locale)),
         Row(N_("Arithmetic at peak"), _q(s.compute_s, "seconds", locale) if s.compute_s is not None else UNKNOWN),
     ]
-    if s.compute_s is None:  # without a compute peak the speeds are only what memory would allow
-        rows += [Row(label, text) for label, text in zip(MEMORY_ONLY_ROWS, (
-            _q(s.time_s, "seconds", locale), _q(s.tokens_per_s, "tok_per_s", locale),
-            _q(s.aggregate_tokens_per_s, "tok_per_s", locale)))]
-    else:
-        rows += [Row(N_("Time per step"), _q(s.time_s, "seconds", locale)),
-                 Row(N_("Speed per request"), _q(s.tokens_per_s, "tok_per_s", locale)),
-                 Row(N_("Throughput of the batch"), _q(s.aggregate_tokens_per_s, "tok_per_s", locale))]
+    ceiling = MEMORY_ONLY_ROWS if s.compute_s is None else CEILING_ROWS  # without a peak: only what memory allows
+    batch = int(inputs["batch"])
+    rows += [Row(label, text) for label, text in zip(ceiling, (
+        _q(s.time_s, "seconds", locale), _q(s.tokens_per_s, "tok_per_s", locale),
+        _q(s.aggregate_tokens_per_s, "tok_per_s", locale)))]
+    rows.append(_comm_row(e, cat.devices[inputs["device"]], locale))
+    rows += [Row(label, text) for label, text in zip(EXPECTED_ROWS, (
+        _q(e.expected_s, "seconds", locale), _q(e.expected_tokens_per_s, "tok_per_s", locale),
+        _q(batch * e.expected_tokens_per_s, "tok_per_s", locale)))]
+    spec = speculation(inputs, model(inputs, cat))
+    if spec is not None:
+        rows += [Row(SPEC_TOKENS, fmt.format_number(spec.tokens_per_step, locale, decimals=2)),
+                 Row(SPEC_SPEED, _q(spec.tokens_per_s(e.expected_s), "tok_per_s", locale))]
     return Result(rows, decode_verdict(s))
 
 
@@ -187,15 +276,54 @@ def decode_verdict(s) -> str:
     return V_MEMORY if s.bound == "memory" else V_COMPUTE
 
 
+# The fit calculator: per device, the scheme that fits with the fewest devices and the count as deployed.
+SCHEME_NAMES = {"tp": N_("tensor parallel"), "pp": N_("pipeline, by layer"),
+                "tp-pp": N_("tensor parallel × pipeline"), "dp-attention": N_("data-parallel attention")}
+FIT_ONE = N_("{n}; deployed: {deployable} ({usable} of memory usable)")
+FIT_NODES = N_("{n} ({scheme}: {layout}); deployed: {deployable} ({usable} of memory usable, {node} per node)")
+FIT_SINGLE = N_("{n} ({scheme}: {layout}); deployed: {deployable} ({usable} of memory usable)")
+FIT_NO_RESERVE = N_("{n} ({scheme}: {layout}); with only {usable} of memory usable, no layout fits")
+NEVER = {F.NEVER_LATENT: N_("{dash}: one request's latent KV cache ({kv}) exceeds the memory of one device ({capacity}) and cannot be split by head"),
+         F.NEVER_LAYER: N_("{dash}: one layer's KV cache for one request ({kv}) exceeds the memory of one device ({capacity})"),
+         F.NEVER_LIMIT: N_("{dash}: no layout of up to {limit} devices fits")}
+FIT_STRINGS = DECODE_STRINGS + tuple(SCHEME_NAMES.values()) + (FIT_ONE, FIT_NODES, FIT_SINGLE, FIT_NO_RESERVE) + tuple(NEVER.values())
+
+
+def fits(inputs: dict, cat: catalog.Catalog) -> list:
+    """(device, Fit) for every catalog device: each scheme's smallest layout, at full memory and at the engine reserve."""
+    m, ctx, batch = model(inputs, cat), int(inputs["context"]), int(inputs["batch"])
+    shape = D.shape_from_catalog(m, inputs["kv_precision"], weight_precision(inputs))
+    sv = serving.load()
+    return [(d, F.fit_device(shape, d, sv, ctx, batch), shape) for d in cat.devices.values()]
+
+
+def fit_row(d: catalog.Device, f: F.Fit, shape: D.Shape, context: int, batch: int, locale: str) -> Row:
+    """One device's answer: count and scheme, and the count as deployed (engine reserve, whole nodes), or why none fits."""
+    b = f.best
+    if b is None:
+        kind, piece = F.never_kind(shape, d.serving.bytes, context, batch)
+        return Row(d.name, NEVER[kind], name=True, fill=(
+            ("dash", UNKNOWN, False), ("kv", _q(piece, "bytes", locale), False),
+            ("capacity", _q(d.serving.bytes, "bytes", locale), False),
+            ("limit", fmt.format_number(F.LIMIT, locale), False)))
+    usable = fmt.format_percent(f.usable_fraction, locale, decimals=0)
+    fill = [("n", fmt.format_number(b.devices, locale), False), ("scheme", SCHEME_NAMES[b.scheme], True),
+            ("layout", b.deployment.label(), False), ("usable", usable, False),
+            ("node", fmt.format_number(f.node_size, locale), False)]
+    if f.deployable_devices is None:
+        return Row(d.name, FIT_NO_RESERVE, name=True, fill=tuple(fill))
+    fill.append(("deployable", fmt.format_number(f.deployable_devices, locale), False))
+    template = FIT_ONE if b.devices == 1 else FIT_NODES if f.node_size > 1 else FIT_SINGLE
+    return Row(d.name, template, name=True, fill=tuple(fill))
+
+
 def fit(inputs: dict, locale: str, cat: catalog.Catalog | None = None) -> Result:
     cat = cat or catalog.load()
     m = model(inputs, cat)
     ctx, batch, prec = int(inputs["context"]), int(inputs["batch"]), inputs["kv_precision"]
     rows = [Row(N_("Weights"), _q(M.weight_bytes_stored(m, weight_precision(inputs)), "bytes", locale)),
             Row(N_("KV cache"), _q(M.kv_bytes(m, ctx, batch, prec), "bytes", locale))]
-    for d in cat.devices.values():
-        n = min_devices(inputs, cat, d)
-        rows.append(Row(d.name, UNKNOWN if n is None else fmt.format_number(n, locale), name=True))
+    rows += [fit_row(d, f, shape, ctx, batch, locale) for d, f, shape in fits(inputs, cat)]
     return Result(rows, "")
 
 

@@ -157,13 +157,26 @@ def _per_scheme(shape, capacity, context, batch, limit):
     return tuple(out)
 
 
-def never_reason(shape: Shape, capacity: float, context: int, batch: int) -> str:
-    """Why no scheme fits: the smallest indivisible piece is larger than a device."""
+NEVER_LATENT, NEVER_LAYER, NEVER_LIMIT = "latent", "layer", "limit"
+
+
+def never_kind(shape: Shape, capacity: float, context: int, batch: int) -> tuple[str, float]:
+    """Why no scheme fits, as a kind and the bytes of the piece too large (the reader's language is the caller's)."""
     piece = max(l.kv_bytes(context) for l in shape.layers) if shape.layers else 0.0
     per_request = shape.kv_bytes(context)
     if shape.mla and per_request > capacity:
-        return f"one request's latent KV cache ({per_request:.3g} B) exceeds a device ({capacity:.3g} B) and cannot be split by head"
+        return NEVER_LATENT, per_request
     if piece > capacity:
+        return NEVER_LAYER, piece
+    return NEVER_LIMIT, 0.0
+
+
+def never_reason(shape: Shape, capacity: float, context: int, batch: int) -> str:
+    """Why no scheme fits: the smallest indivisible piece is larger than a device."""
+    kind, piece = never_kind(shape, capacity, context, batch)
+    if kind == NEVER_LATENT:
+        return f"one request's latent KV cache ({piece:.3g} B) exceeds a device ({capacity:.3g} B) and cannot be split by head"
+    if kind == NEVER_LAYER:
         return f"one layer's KV cache for one request ({piece:.3g} B) exceeds a device ({capacity:.3g} B)"
     return f"no layout of up to {LIMIT} devices fits {capacity:.3g} B per device"
 

@@ -38,7 +38,7 @@ class Field:
     byo: bool = False     # read and shown only for the reader's own config.json
 
 
-NUMBER_KINDS = ("tokens", "count", "seconds")
+NUMBER_KINDS = ("tokens", "count", "seconds", "percent", "microseconds", "count0", "share")
 
 _MODEL = Field("model", N_("Model"), "model")
 _CONFIG = Field("config", byo_ui.FIELD_LABEL, "config", byo=True)
@@ -48,6 +48,9 @@ _W_PREC = Field("weight_precision", N_("Weight precision"), "weight_precision")
 _CONTEXT = Field("context", N_("Context length (tokens)"), "tokens", MAX_TOKENS)
 _BATCH = Field("batch", N_("Batch size"), "count", MAX_COUNT)
 _DEVICES = Field("devices", N_("Number of devices"), "count", MAX_COUNT)
+# speculative decoding: k tokens proposed per step (0: off), each accepted with probability a (at most 100 %)
+_SPEC_K = Field("spec_k", N_("Speculative decoding: tokens proposed per step (0 = off)"), "count0", 16)
+_SPEC_A = Field("spec_acceptance", N_("Acceptance per proposed token (%)"), "share", 100)
 
 FIELDS = {
     "kv_cache": (Field("model", N_("Model"), "model_custom"), _CONFIG,
@@ -55,12 +58,16 @@ FIELDS = {
                  Field("kv_heads", N_("KV heads per layer"), "count", 1024, custom=True),
                  Field("head_dim", N_("Head dimension"), "count", 4096, custom=True),
                  _KV_PREC, _CONTEXT, _BATCH, _DEVICE),
-    "decode": (_MODEL, _CONFIG, _W_PREC, _KV_PREC, _DEVICE, _DEVICES, _BATCH, _CONTEXT),
+    "decode": (_MODEL, _CONFIG, _W_PREC, _KV_PREC, _DEVICE, _DEVICES, _BATCH, _CONTEXT,
+               # the assumptions behind "expected": a share of peak bandwidth (0 refused, at most 100 %)
+               # and the latency of each all-reduce (not negative)
+               Field("efficiency", N_("Achieved share of memory bandwidth (%)"), "percent", 100),
+               Field("latency_us", N_("Latency per all-reduce (µs)"), "microseconds", 10_000), _SPEC_K, _SPEC_A),
     "fit": (_MODEL, _CONFIG, _W_PREC, _KV_PREC, _CONTEXT, _BATCH),
     "latency": (_MODEL, _CONFIG, _KV_PREC, _DEVICE, _DEVICES, Field("prompt", N_("Prompt tokens"), "tokens", MAX_TOKENS),
                 Field("output", N_("Output tokens"), "tokens", MAX_TOKENS),
                 Field("steps", N_("Agent steps"), "count", 10_000),
-                Field("tool_s", N_("Tool time per step (s)"), "seconds", 86_400)),
+                Field("tool_s", N_("Tool time per step (s)"), "seconds", 86_400), _SPEC_K, _SPEC_A),
 }
 
 TITLES = {"kv_cache": N_("KV cache calculator"), "decode": N_("Decode speed calculator"),
@@ -82,7 +89,7 @@ M_CHOICE = N_("Choose one of the listed options.")
 M_CONTEXT = N_("{model} reads at most {max} tokens of context.")
 M_PROMPT_OUTPUT = N_("Prompt and output together exceed the {max} tokens {model} can read.")
 M_DEVICES = N_("{model} does not fit on {n} × {device} with this cache: it needs at least {need}.")
-M_NEVER_FITS = N_("{model} does not fit on any number of {device} with this cache: the part of the KV cache each device must hold is too large.")
+M_NEVER_FITS = N_("{model} does not fit on any number of {device} split by tensor parallelism alone with this cache: the part of the KV cache each device must hold is too large. The fit calculator shows splits by layer and by request.")
 M_FAILED = N_("These inputs cannot be computed.")
 MESSAGES = tuple(PARSE_MESSAGES.values()) + (M_CHOICE, M_CONTEXT, M_PROMPT_OUTPUT, M_DEVICES, M_NEVER_FITS, M_FAILED)
 
@@ -95,7 +102,7 @@ STATUS = {
 READ_ONLY = N_("Read-only: the interactive calculator could not start here, so it shows the result for the default inputs.")
 STALE = N_("Not updated: an input is invalid, so the result below is for the last valid input.")
 
-_EXAMPLES = {"tokens": "32K", "count": 8, "seconds": 1.5}
+_EXAMPLES = {"tokens": "32K", "count": 8, "seconds": 1.5, "percent": 85, "microseconds": 5, "count0": 2, "share": 80}
 
 
 # ------------------------------------------------------------ choices
@@ -171,6 +178,12 @@ def _parse(f: Field, text: str, locale: str):
         return fmt.parse_tokens(text, locale, max_value=f.hi)
     if f.kind == "count":
         return fmt.parse_number(text, locale, integer=True, allow_zero=False, max_value=f.hi)
+    if f.kind == "count0":
+        return fmt.parse_number(text, locale, integer=True, max_value=f.hi)
+    if f.kind == "share":
+        return fmt.parse_number(text, locale, max_value=f.hi, suffixes=None)
+    if f.kind == "percent":   # an efficiency of 0 would make every step last forever
+        return fmt.parse_number(text, locale, allow_zero=False, max_value=f.hi, suffixes=None)
     return fmt.parse_number(text, locale, max_value=f.hi, suffixes=None)
 
 
@@ -257,7 +270,7 @@ def _fit_errors(name: str, v: dict, locale: str, tr, cat) -> dict:
 
 def result_html(result: calcs.Result, tr) -> str:
     """The result table and verdict, as the page shows them (names stay untranslated)."""
-    rows = "".join(f'<tr><th scope="row">{escape(r.label if r.name else tr(r.label))}</th><td>{escape(r.value)}</td></tr>'
+    rows = "".join(f'<tr><th scope="row">{escape(r.label if r.name else tr(r.label))}</th><td>{escape(r.text(tr))}</td></tr>'
                    for r in result.rows)
     verdict = f'<p class="calc-verdict">{escape(tr(result.verdict))}</p>' if result.verdict else ""
     # A class of its own: the theme wraps class-less tables on load, which would make the page's
@@ -302,7 +315,7 @@ _STRINGS: dict = {}
 def browser_strings() -> list:
     """Every msgid the browser may need Python to translate: result labels, verdicts, chart texts, messages."""
     labels = {r.label for name in calcs.CALCULATORS for r in calcs.run(name, None, "en").rows if not r.name}
-    return sorted(labels | set(calcs.MEMORY_ONLY_ROWS) | {calcs.EXPERT_SHARE} | set(byo_ui.STRINGS) | set(calcs.VERDICTS) | set(calc_charts.STRINGS) | set(MESSAGES))
+    return sorted(labels | set(calcs.MEMORY_ONLY_ROWS) | {calcs.EXPERT_SHARE} | set(byo_ui.STRINGS) | set(calcs.VERDICTS) | set(calc_charts.STRINGS) | set(calcs.FIT_STRINGS) | set(calcs.CEILING_ROWS) | set(calcs.EXPECTED_ROWS) | {calcs.SPEC_TOKENS, calcs.SPEC_SPEED} | set(MESSAGES))
 
 
 def install_strings(strings_json: str) -> None:

@@ -19,7 +19,7 @@ from calculators import byo, calcs, catalog, ui
 
 MARKER = 'class="calc"'
 
-_INPUTMODE = {"tokens": "text", "count": "numeric", "seconds": "decimal"}
+_INPUTMODE = {"tokens": "text", "count": "numeric", "seconds": "decimal", "percent": "decimal", "microseconds": "decimal", "count0": "numeric", "share": "decimal"}
 
 # Shows the read-only notices where modules (and so the page script) are not supported.
 _NOMODULE = ("(function(){var n=document.querySelectorAll('.calc-notice');"

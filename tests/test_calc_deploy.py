@@ -1,0 +1,211 @@
+"""The fit and decode calculators on the deployment model (issue 9): what the reader sees.
+
+Numbers are derived here by hand from public configs and datasheets
+(Llama 3.1 70B config.json, Groq's 230 MB of SRAM per LPU, H100's 3.35 TB/s,
+NVLink 4's 450 GB/s per direction), not read back from the code under test.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from calculators import calcs, catalog, fmt, serving, ui
+from sitebuild.strings import Strings
+
+CAT = catalog.load()
+SV = serving.load()
+STRINGS = Strings()
+LANGS = fmt.LOCALES
+
+# Llama 3.1 70B (config.json): hidden 8192, 80 layers, 64 query / 8 KV heads of 128, MLP 28672, vocab 128256.
+HIDDEN, LAYERS, KV_HEADS, HEAD, MLP, VOCAB = 8192, 80, 8, 128, 28672, 128256
+
+
+def _fit_rows(inputs, lang="en"):
+    tr = (lambda m: m) if lang == "en" else (lambda m: STRINGS.get(m, lang))
+    return {r.label: r.text(tr).replace("\u00a0", " ") for r in calcs.run("fit", inputs, lang).rows}
+
+
+def test_groq_holds_llama_70b_at_8k_by_tensor_times_pipeline():
+    # per layer: attention (q, o: 8192^2 each; k, v: 8192 x 1024 each) + MLP (3 x 8192 x 28672), BF16
+    layer = (2 * HIDDEN * HIDDEN + 2 * HIDDEN * KV_HEADS * HEAD + 3 * HIDDEN * MLP) * 2
+    kv_layer = 2 * KV_HEADS * HEAD * 2 * 8192          # K and V, BF16, 8K tokens
+    embed = VOCAB * HIDDEN * 2                          # the embedding; the lm_head is as large
+    sram = 230e6
+    # 8-way tensor split: the embedding's share alone (2.1 GB / 8 = 263 MB) exceeds a chip,
+    assert embed / 8 > sram
+    # 16-way: KV splits by head only 8 ways; two layers share a stage, the embedding and lm_head one each
+    per_layer = layer / 16 + kv_layer / 8
+    assert 2 * per_layer <= sram < 3 * per_layer and embed / 16 + per_layer > sram
+    stages = LAYERS // 2 + 2
+    expected = 16 * stages
+    assert expected == 672
+    row = _fit_rows({"model": "llama-3.1-70b", "context": 8192, "batch": 1})["Groq LPU"]
+    assert row.startswith(f"{expected} (tensor parallel × pipeline: TP16×PP{stages})"), row
+    # no layout beats bytes / capacity: about 626
+    assert expected >= math.ceil((LAYERS * (layer + kv_layer) + 2 * embed) / sram)
+
+
+def test_deployable_count_fills_whole_nodes_with_the_engine_reserve():
+    # DeepSeek V3 default case (32K x batch 8): weights 673 GB, cache 18.4 GB; H100 80 GB, engines leave 90 %
+    rows = _fit_rows({})
+    h100 = rows["NVIDIA H100 SXM"]
+    n = int(h100.split(" ")[0])
+    usable = 80e9 * 0.9
+    assert n >= math.ceil((673e9 + 18.4e9) / 80e9)
+    deployed = int(h100.split("deployed: ")[1].split(" ")[0])
+    assert deployed % 8 == 0 and deployed * usable >= 673e9 + 18.4e9
+    assert "90% of memory usable, 8 per node" in h100
+
+
+def test_never_only_with_the_reason_from_the_fit():
+    # DeepSeek V3 at 32K: one request's MLA latent is (512 + 64) x 61 layers x 2 bytes x 32768 = 2.30 GB > 230 MB
+    latent = (512 + 64) * 61 * 2 * 32768
+    assert latent > 230e6
+    row = _fit_rows({})["Groq LPU"]
+    assert row.startswith(calcs.UNKNOWN) and "2.30 GB" in row and "230 MB" in row and "latent" in row
+    # the other devices give a count
+    assert not any(v.startswith(calcs.UNKNOWN) for k, v in _fit_rows({}).items() if k not in ("Groq LPU",))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_fit_rows_are_translated_and_filled(lang):
+    rows = _fit_rows({"model": "llama-3.1-70b", "context": 8192, "batch": 1}, lang)
+    groq = rows["Groq LPU"]
+    assert groq.startswith(fmt.format_number(672, lang)) and "{" not in groq and "TP16×PP42" in groq
+    scheme = {"en": "tensor parallel", "de": "Tensor-Parallelität", "da": "tensorparallelisme", "it": "parallelismo tensoriale"}
+    assert scheme[lang] in groq
+    never = _fit_rows({}, lang)["Groq LPU"]
+    assert never.startswith(calcs.UNKNOWN) and "{" not in never
+
+
+def test_fit_chart_draws_the_new_counts():
+    out = ui.evaluate("fit", dict(ui.default_texts("fit", "en"), context="8K", batch="1", model="llama-3.1-70b"),
+                      "en", lambda m: m)
+    assert out["ok"] and "Groq LPU: 672" in out["chart"]
+
+
+# ------------------------------------------------------------------ decode: ceiling and expected
+
+
+def _decode(inputs, lang="en"):
+    tr = (lambda m: m) if lang == "en" else (lambda m: STRINGS.get(m, lang))
+    return {r.label: r.text(tr).replace("\u00a0", " ") for r in calcs.run("decode", inputs, lang).rows}
+
+
+def test_tp8_expected_speed_from_bytes_efficiency_and_all_reduces():
+    # Llama 3.1 70B, 8 x H100 SXM (3.35 TB/s HBM3, NVLink 4: 450 GB/s per direction), batch 1, 8K, BF16
+    attention = 2 * HIDDEN * HIDDEN + 2 * HIDDEN * KV_HEADS * HEAD
+    per_layer = attention + 3 * HIDDEN * MLP + 2 * HIDDEN
+    read = (LAYERS * per_layer + VOCAB * HIDDEN + HIDDEN) * 2          # every layer and the lm_head, BF16
+    kv = 8192 * LAYERS * 2 * KV_HEADS * HEAD * 2                        # K and V of 8K tokens
+    memory_s = (read + kv) / 8 / 3.35e12
+    efficiency, latency = 0.85, 10e-6
+    # two all-reduces per layer of one token's activations (8192 x 2 B), ring: 2 x 7/8 of it on the wire
+    comm_s = 2 * LAYERS * (latency + 2 * 7 / 8 * HIDDEN * 2 / 450e9)
+    expected = 1 / (memory_s / efficiency + comm_s)
+    rows = _decode({"efficiency": 85.0, "latency_us": 10.0})
+    assert rows["Communication per step"].endswith("(160 all-reduces of 28.7 KB each)")
+    shown = float(rows["Speed per request, expected"].split(" ")[0])
+    assert shown == pytest.approx(expected, rel=0.01), (shown, expected)
+    ceiling = float(rows["Speed per request, ceiling"].split(" ")[0])
+    assert ceiling == pytest.approx(1 / memory_s, rel=0.01)
+    assert 100 < expected < 150 < ceiling     # the range the issue names for realistic serving
+
+
+def test_default_efficiency_is_the_published_decode_kernel_figure():
+    # FlashMLA: up to 3000 GB/s on H800 SXM5, whose HBM3 peak is 3.35 TB/s
+    assert calcs.DEFAULTS["decode"]["efficiency"] == round(3000 / 3350 * 100, 1)
+    assert ui.default_texts("decode", "de")["efficiency"] == "89,6"
+    assert ui.default_texts("decode", "en")["latency_us"] == "0"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("field, typed, code", [("efficiency", "0", "zero"), ("efficiency", "101", "too_large"),
+                                               ("latency_us", "-1", "negative")])
+def test_bad_efficiency_and_latency_are_refused_in_the_readers_language(lang, field, typed, code):
+    tr = lambda m: STRINGS.get(m, lang)  # noqa: E731
+    out = ui.evaluate("decode", dict(ui.default_texts("decode", lang), **{field: typed}), lang, tr)
+    assert not out["ok"] and not out["html"]
+    message = out["errors"][field]
+    assert message == tr(ui.PARSE_MESSAGES[code]).format(max=ui.display(100, lang), example=ui.display(85, lang))
+    if lang != "en":
+        assert message != ui.PARSE_MESSAGES[code].format(max="100", example="85"), "not translated"
+
+
+@pytest.mark.parametrize("inputs", [{}, {"devices": 1}, {"devices": 4, "batch": 64}, {"efficiency": 100.0},
+                                    {"device": "groq-lpu", "devices": 1000}, {"device": "wse-3", "devices": 4}])
+def test_expected_is_never_faster_than_the_ceiling(inputs):
+    merged = dict(calcs.DEFAULTS["decode"], **inputs)
+    s = calcs.step(merged, CAT)
+    e = calcs.expected_step(merged, CAT, s)
+    assert e.expected_s >= s.time_s * (1 - 1e-12) and e.comm_s >= 0
+
+
+def test_a_link_without_published_bandwidth_is_named_not_counted():
+    rows = _decode({"device": "groq-lpu", "devices": 1000})
+    assert rows["Communication per step"].startswith("not counted") and "Groq" in rows["Communication per step"]
+
+
+# ------------------------------------------------------------------ speculative decoding
+
+
+def _latency(inputs):
+    return {r.label: r.value.replace("\u00a0", " ") for r in calcs.run("latency", inputs, "en").rows}
+
+
+def test_speculative_speed_from_the_closed_form_accepted_length():
+    # k = 2 proposals at a = 0.8: 1 + 0.8 + 0.8^2 = 2.44 tokens per verify step; each proposal costs
+    # one of Llama 3.1 70B's 80 layers (an MTP-style module), the verify step a plain step
+    plain = float(_latency({})["Speed per request"].split(" ")[0])
+    spec = float(_latency({"spec_k": 2, "spec_acceptance": 80.0})["Speed per request"].split(" ")[0])
+    assert spec == pytest.approx(plain * (1 + 0.8 + 0.64) / (1 + 2 / 80), rel=0.01)
+    # DeepSeek V3 with one MTP module at the published 1.92 tokens per step (a = 0.92)
+    rows = _decode({"model": "deepseek-v3", "devices": 16, "spec_k": 1, "spec_acceptance": 92.0})
+    assert rows["Tokens per verify step (expected)"] == "1.92"
+    expected = float(rows["Speed per request, expected"].replace(",", "").split(" ")[0])
+    with_spec = float(rows["Speed per request, expected, with speculative decoding"].replace(",", "").split(" ")[0])
+    assert with_spec == pytest.approx(expected * 1.92 / (1 + 1 / 61), rel=0.01)
+
+
+@pytest.mark.parametrize("k", [1, 3, 8])
+def test_acceptance_zero_is_never_faster_than_plain_decode(k):
+    rows = _decode({"spec_k": k, "spec_acceptance": 0.0})
+    assert rows["Tokens per verify step (expected)"] == "1.00"
+    assert float(rows["Speed per request, expected, with speculative decoding"].split(" ")[0]) < \
+        float(rows["Speed per request, expected"].split(" ")[0])
+
+
+def test_speculation_is_off_by_default():
+    assert "Tokens per verify step (expected)" not in _decode({})
+    assert calcs.DEFAULTS["decode"]["spec_k"] == 0
+    # the offered acceptance is the low end of DeepSeek V3's published MTP range, 85 to 90 %
+    assert calcs.DEFAULTS["decode"]["spec_acceptance"] == 85.0
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("name", ["decode", "latency"])
+@pytest.mark.parametrize("field, typed, code", [("spec_acceptance", "101", "too_large"), ("spec_acceptance", "-5", "negative"),
+                                               ("spec_k", "1,5" , "not_integer")])
+def test_bad_speculation_inputs_are_refused_in_the_readers_language(lang, name, field, typed, code):
+    tr = lambda m: STRINGS.get(m, lang)  # noqa: E731
+    if code == "not_integer":
+        typed = ui.display(1.5, lang)
+    out = ui.evaluate(name, dict(ui.default_texts(name, lang), **{field: typed}), lang, tr)
+    assert not out["ok"]
+    f = next(f for f in ui.FIELDS[name] if f.name == field)
+    assert out["errors"][field] == tr(ui.PARSE_MESSAGES[code]).format(
+        max=ui.display(int(f.hi), lang), example=ui.display(ui._EXAMPLES[f.kind], lang))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_decode_calculator_no_longer_says_no_number_of_lpus_holds_the_model(lang):
+    # the decode calculator splits by tensor parallelism only; its refusal must say so, since the fit
+    # calculator finds a count (672 above) by splitting layers
+    tr = lambda m: STRINGS.get(m, lang)  # noqa: E731
+    out = ui.evaluate("decode", dict(ui.default_texts("decode", lang), device="groq-lpu"), lang, tr)
+    term = {"en": "tensor parallelism", "de": "Tensor-Parallelität", "da": "tensorparallelisme", "it": "parallelismo tensoriale"}
+    assert term[lang] in out["errors"]["devices"]
+    assert _fit_rows({"model": "llama-3.1-70b", "context": 8192, "batch": 1})["Groq LPU"][0].isdigit()
