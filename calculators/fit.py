@@ -10,6 +10,7 @@ bisection rather than by walking up to a limit.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from dataclasses import dataclass
 
 from .deployment import Deployment, Shape, min_stages
@@ -181,9 +182,15 @@ def never_reason(shape: Shape, capacity: float, context: int, batch: int) -> str
     return f"no layout of up to {LIMIT} devices fits {capacity:.3g} B per device"
 
 
+@lru_cache(maxsize=512)
 def fit(shape: Shape, capacity: float, context: int, batch: int, *, usable_fraction: float = 1.0,
         node_size: int = 1, limit: int = LIMIT) -> Fit:
-    """All schemes at full capacity and at the engine reserve; `never` only when none fits."""
+    """All schemes at full capacity and at the engine reserve; `never` only when none fits.
+
+    Cached: the search packs layers thousands of times, and the build asks the same
+    question once per language (the fit calculator's pre-rendered default); shapes and
+    results are frozen, so a cached answer is safe to share.
+    """
     if not 0 < usable_fraction <= 1:
         raise ValueError("usable_fraction must be in (0, 1]")
     full = _per_scheme(shape, capacity, context, batch, limit)
