@@ -27,6 +27,7 @@ Page macros:
 
 from __future__ import annotations
 
+import ast
 import os
 import pathlib
 import re
@@ -170,7 +171,6 @@ def _expand_figures(env) -> None:
 
 def _call_literal(env, m) -> str:
     """The macro's output for a call whose arguments are all literals; the call itself when they are not."""
-    import ast
     try:
         call = ast.parse(f"f({m.group(2)})", mode="eval").body
     except SyntaxError:

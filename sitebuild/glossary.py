@@ -136,7 +136,7 @@ def _mark_line(line: str, pattern, hover: dict, seen: set) -> str:
 
 def _mark_text(text: str, pattern, hover: dict, seen: set) -> str:
     def wrap(m):
-        term = _canonical(m.group(0), hover)
+        term = _canonical(m.group(0))
         if term in seen:
             return m.group(0)
         seen.add(term)
@@ -145,7 +145,7 @@ def _mark_text(text: str, pattern, hover: dict, seen: set) -> str:
     return pattern.sub(wrap, text)
 
 
-def _canonical(shown: str, hover: dict) -> str:
+def _canonical(shown: str) -> str:
     """One key per term for both spellings ("KV cache" and "kV cache" count as one)."""
     return shown[0].lower() + shown[1:]
 

@@ -20,6 +20,7 @@ from urllib.parse import urlencode
 
 from calculators import catalog, figures, formulas
 from calculators import scenarios as S
+from calculators.calcs import N_
 
 # Figures a calculator on the calculators page reproduces, with the state that does it
 # (query parameters of calculators/, as the calculators' shared URL state writes them).
@@ -32,11 +33,6 @@ CALCULATOR_STATE = {
                                                       "context": S.BATCH_CONTEXT, "device": "h100-sxm", "weight_precision": "bf16"})
        for b in S.BATCHES},
 }
-
-
-def N_(msgid: str) -> str:
-    """Mark a UI string for `make messages`; translated where the page is built."""
-    return msgid
 
 
 def calculator_query(fig_id: str) -> str | None:

@@ -16,6 +16,7 @@ from html import escape
 from babel.dates import format_date
 
 from calculators import catalog, claims, figures, fmt, grammar, precision
+from calculators.calcs import N_
 
 from . import termbase
 
@@ -120,11 +121,6 @@ def figures_table(lang: str, tr) -> str:
 
 # How a part's computed value is introduced, by how the claim is compared with it:
 # a bound is shown as a bound, never as a match.
-def N_(msgid: str) -> str:
-    """Mark a UI string for `make messages`; translated where it is shown."""
-    return msgid
-
-
 _PART_PHRASES = {
     "about": "{value}",
     "at_most": N_("the claim lies below the computed ceiling of {value}"),
