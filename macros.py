@@ -19,6 +19,7 @@ Page macros:
   {{ chart("name") }}        an inline SVG chart (calculators/charts.py)
   {{ calculator("name") }}   a calculator with its pre-rendered default result
   {{ sources_table() }}, {{ figures_table() }}, {{ factcheck_table() }}
+  {{ measurements_table() }} every published measurement beside ceiling and expected speed
   {{ t("msgid") }}           a UI string from locales/<lang>.po
   {{ claim("id", about=2.7e9) }}  a figure the prose states a value for; the build
                              fails when the value is off (sitebuild/checks/claim.py)
@@ -104,6 +105,12 @@ def define_env(env):
     env.macro(lambda: tables.sources_table(lang(), tr), "sources_table")
     env.macro(lambda: tables.figures_table(lang(), tr), "figures_table")
     env.macro(lambda: tables.factcheck_table(lang(), tr), "factcheck_table")
+
+    def cite(src) -> str:
+        number, occurrence = _CITATIONS.cite(src)
+        return citations.marker(number, occurrence, src.source)
+
+    env.macro(lambda: tables.measurements_table(lang(), tr, fig, cite), "measurements_table")
 
 
 def figure_html(id: str, text: str, lang: str, art: str | None = None, noun: str | None = None, href: str | None = None) -> str:

@@ -61,6 +61,7 @@ class Claim:
     parts: tuple = ()
     offers: tuple = ()              # figures shown for a claim the model cannot check
     note: str = ""                  # why the verdict is what it is, beyond the numbers
+    note_figures: tuple = ()        # (placeholder, figure id): the numbers the note prints, computed
 
 
 @dataclass(frozen=True)
@@ -162,9 +163,13 @@ CLAIMS = (
           note="Only at the FP8 peak; at the dense BF16 peak the compute ceiling is half of that."),
     Claim(6, "Production GPU inference of 70B models reaches 50-150 tokens per second.",
           (Part((50, 150), "speed.per_request", mode="at_most"),
+           Part((50, 150), "deploy.llama70b.h100x8.expected", mode="at_most"),
            Part((50, 150), "measured.aa-gpu-llama-3.1-70b", mode="contains")),
           offers=("speed.per_request_fp8",),
-          note="The computed value is a ceiling, not a prediction: at batch 1 on 8 H100 in BF16 no server can be faster, and the claimed range lies below it. The providers measured in September 2024 reached 49 to 71 tok/s, inside the claim; in FP8 the ceiling roughly doubles, so the claim describes what was served, not what the hardware allows."),
+          note="At batch 1 on 8 H100 in BF16 the ceiling is {ceiling} (full bandwidth, no communication). With the bandwidth a published decode kernel achieves ({efficiency}) and the {allreduces} all-reduces of tensor parallelism per token, {expected} can be expected; the claimed range lies below both. The GPU providers measured reached {measured}, {share} of the expected value: they serve many requests per batch. In FP8 the ceiling roughly doubles, so the claim describes what was served, not what the hardware allows.",
+          note_figures=(("ceiling", "deploy.llama70b.h100x8.ceiling"), ("efficiency", "efficiency.default"),
+                        ("allreduces", "deploy.llama70b.h100x8.allreduces"), ("expected", "deploy.llama70b.h100x8.expected"),
+                        ("measured", "measured.aa-gpu-llama-3.1-70b"), ("share", "deploy.aa-gpu-llama-3.1-70b.over_expected"))),
     Claim(7, "DeepSeek V4-Pro has 1.6T parameters and activates 49B per token.",
           (Part(1.6e12, "params.deepseek-v4-pro.total"), Part(49e9, "params.deepseek-v4-pro.active")),
           note="Matches the model card in the catalog (medium confidence)."),
@@ -191,8 +196,10 @@ CLAIMS = (
           offers=("fused_ops.dataflow", "fused_ops.gpu"),
           note="A vendor claim about compilers; the model has no operator-level view."),
     Claim(14, "In decode, GPU utilization falls to 20-40%.",
-          offers=("util.llama70b.batch1", "util.llama70b.batch_large"),
-          note="As stated it names no batch, and utilization depends on it: the site's calculation gives a fraction of a percent at batch 1 and about a tenth at batch 64 (8 GPUs, 8K context); a range like 20-40% needs still larger batches or shorter contexts."),
+          offers=("util.llama70b.batch1", "util.llama70b.batch_large", "util.llama70b.limit_8k", "util.llama70b.max_batch_8k"),
+          note="As stated it names no batch, and utilization depends on it: on 8 H100 at 8K context the site's calculation gives {batch1} at batch 1 and {batch64} at batch 64. Larger batches barely help: each request adds as much KV cache to read as arithmetic to do, so at 8K context utilization stays below {limit} however large the batch, and the largest batch that fits beside the weights ({max_batch} requests, {reserve} of the memory left to the engine) reaches {at_max}. A range like 20-40% needs shorter contexts.",
+          note_figures=(("batch1", "util.llama70b.batch1"), ("batch64", "util.llama70b.batch_large"), ("limit", "util.llama70b.limit_8k"),
+                        ("max_batch", "batch.llama70b.max_8k"), ("reserve", "engine.reserve"), ("at_max", "util.llama70b.max_batch_8k"))),
     Claim(15, "713 tokens per second on gpt-oss-120b is plausible on 16 SN40L chips.",
           (Part(1.0, "headroom.infercom-gpt-oss-120b", mode="at_least"),),
           note="The bandwidth the speed implies at batch 1 is a fraction of the rack's HBM bandwidth."),

@@ -958,3 +958,20 @@ for _rk, _rm in list(load().measurements.items()) + list(_SV.load().measurements
     figure(f"row.{_rk}.streamed", "bytes", "bytes each device streams per token, stage after stage (catalog precision, batch 1)",
            _in)(lambda c, k=_rk: _streamed(c, k))
     figure(f"row.{_rk}.bandwidth", "bytes_per_s", "catalog: the device's serving-tier bandwidth", _in[2:])(lambda c, d=_rm.device: c.devices[d].serving.bytes_per_s)
+
+
+# Where a measurement exceeds its ceiling: the explanation's numbers (measured.explain), as figures.
+def _why(key, attr):
+    return lambda c: getattr(_rows(c)[key].explanation, attr)
+
+
+for _r in _X.rows(load(), _SV.load()):
+    if _r.explanation is None:
+        continue
+    _in = [f"measurements.{_r.key}", f"models.{_r.model}", f"devices.{_r.device}"]
+    figure(f"row.{_r.key}.why_ceiling", "tok_per_s", "ceiling with the explaining precision and speculation (100 %, no communication)",
+           _in)(_why(_r.key, "ceiling_tokens_per_s"))
+    if _r.explanation.k:
+        figure(f"row.{_r.key}.why_k", "count", "tokens proposed per verify step", _in, sig=None, decimals=0)(_why(_r.key, "k"))
+        figure(f"row.{_r.key}.why_acceptance", "percent", "acceptance per proposed token (published, or the least that reaches the measurement)",
+               _in, decimals=0)(_why(_r.key, "acceptance"))

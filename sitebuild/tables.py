@@ -137,6 +137,17 @@ def _part_cell(res_part: claims.PartResult, reg: dict, lang: str, tr) -> str:
     return f"{phrase} <small>({escape(verdict)}; <code>{escape(fig.id)}</code>)</small>"
 
 
+def _note(c: claims.Claim, reg: dict, lang: str, tr) -> str:
+    """The claim's note with its computed numbers put in (each a figure the note names)."""
+    if not c.note:
+        return ""
+    text = escape(tr(c.note, "claim-note"))
+    for slot, fig_id in c.note_figures:
+        f = reg[fig_id]
+        text = text.replace("{" + slot + "}", f'<span class="fig" data-fig="{escape(fig_id)}">{escape(f.format(lang))}</span>')
+    return text
+
+
 def factcheck_table(lang: str, tr) -> str:
     """The claims beside what the model computes, with the computed verdict and its reason."""
     reg = figures.registry()
@@ -148,7 +159,93 @@ def factcheck_table(lang: str, tr) -> str:
             computed = "<br>".join(_part_cell(p, reg, lang, tr) for p in res.parts)
         else:
             computed = "<br>".join(f"{escape(reg[f].format(lang))} <small>(<code>{escape(f)}</code>)</small>" for f in c.offers) or "–"
-        why = escape(tr(c.note, "claim-note")) if c.note else ""
+        why = _note(c, reg, lang, tr)
         rows.append([f"{c.n}. {escape(tr(c.text, 'claim'))}", computed,
                      f'<span class="verdict verdict-{res.verdict}">{escape(tr(res.verdict, "verdict"))}</span>', why])
     return _table(heads, rows, "factcheck-table")
+
+
+# ---------------------------------------------------------------- measurements against the model
+
+# The messages a step sends, by comm.py's names (shown where a link's bandwidth is unpublished).
+_MESSAGES = {"tp-allreduce": N_("tensor-parallel all-reduces"), "pp-handoff": N_("pipeline hand-offs"),
+             "ep-all-to-all": N_("expert all-to-all")}
+_BASIS = {"required": N_("needs acceptance ≥ {a}"), "published": N_("published acceptance {a}"),
+          "sourced range": N_("acceptance {a}, published for this model family")}
+
+
+@lru_cache(maxsize=None)
+def _period(text: str, lang: str) -> str:
+    """A measurement's date as published: a year, a month ("Sep 2024") or a day, in the language's form."""
+    from babel.dates import format_skeleton
+    parts = [int(p) for p in text.split("-")]
+    if len(parts) == 1:
+        return str(parts[0])
+    if len(parts) == 2:
+        return format_skeleton("yMMM", _dt.date(parts[0], parts[1], 1), locale=lang)
+    return _date(text, lang)
+
+
+def _explanation_cell(r, fig, tr) -> str:
+    """Mechanism and the computed condition: '8-bit weights + speculative decoding, 1 proposed per step, needs acceptance ≥ 14 %'."""
+    e = r.explanation
+    if r.ratio <= 1:
+        return "–"
+    if e is None:
+        return escape(tr("no mechanism found"))
+    parts = []
+    if e.precision:
+        parts.append(escape(tr("{precision} weights")).replace("{precision}", escape(precision.label(e.precision))))
+    if e.k:
+        spec = escape(tr("speculative decoding (tokens proposed per step: {k})")).replace("{k}", fig(f"row.{r.key}.why_k"))
+        spec += ", " + escape(tr(_BASIS[e.acceptance_basis])).replace("{a}", fig(f"row.{r.key}.why_acceptance"))
+        parts.append(spec)
+    ceiling = escape(tr("ceiling then {ceiling}")).replace("{ceiling}", fig(f"row.{r.key}.why_ceiling"))
+    return " + ".join(parts) + f"<br><small>{ceiling}</small>"
+
+
+def _as_served(pm, tr) -> str:
+    """Under the expected speed: the precision and speculation the publisher states, which the ceiling leaves out."""
+    if pm is None or not (pm.weight_precision or pm.speculation):
+        return ""
+    parts = []
+    if pm.weight_precision:
+        parts.append(escape(tr("{precision} weights")).replace("{precision}", escape(precision.label(pm.weight_precision))))
+    if pm.speculation:
+        parts.append(escape(tr("speculative decoding")))
+    served = tr("as served: {config}")
+    return f'<br><small>{escape(served).replace("{config}", ", ".join(parts))}</small>'
+
+
+def measurements_table(lang: str, tr, fig, cite) -> str:
+    """Every published measurement beside the model (calculators/measured.py): the deployment
+    the model assumes (marked where the publisher does not state it), ceiling, expected,
+    measured ÷ ceiling, and the computed explanation where the measurement exceeds the ceiling.
+
+    `fig(id)` prints a figure as the page's fig() macro does; `cite(src)` returns a
+    footnote marker for a measurement's source (the page's source list links it).
+    """
+    from calculators import measured, serving
+    cat, sv = catalog.load(), serving.load()
+    heads = [tr("Model"), tr("Measured by"), tr("Date"), tr("Deployment"), tr("Context"), tr("Measured"),
+             tr("Ceiling"), tr("Expected"), tr("Measured ÷ ceiling"), tr("What explains it")]
+    rows = []
+    for r in measured.rows(cat, sv):
+        rec = cat.measurements.get(r.key) or sv.measurements[r.key]
+        device = cat.devices[r.device]
+        mark = tr("assumed", "deployment") if r.deployment_assumed else tr("published", "deployment")
+        marker = f'<small>({escape(mark)})</small>'
+        layout = escape(tr("{count} × {device}, {layout}")).replace("{count}", escape(fmt.format_number(r.deployment.devices, lang))) \
+            .replace("{device}", escape(device.name)).replace("{layout}", escape(r.deployment.label()))
+        context = escape(fmt.format_number(r.context, lang))
+        if r.context_assumed:
+            context += f' <small>({escape(tr("assumed", "deployment"))})</small>'
+        expected = fig(f"row.{r.key}.expected") + _as_served(sv.measurements.get(r.key), tr)
+        if r.unknown_links:
+            names = ", ".join(tr(_MESSAGES[u]) for u in r.unknown_links)
+            without = tr("without {messages}: link bandwidth unpublished")
+            expected += f'<br><small>{escape(without).replace("{messages}", escape(names))}</small>'
+        rows.append([escape(cat.models[r.model].name), escape(tr(r.who, "measured-by")) + cite(rec.src), escape(_period(rec.date, lang)),
+                     f"{layout} {marker}", context, fig(f"row.{r.key}.measured"), fig(f"row.{r.key}.ceiling"), expected,
+                     fig(f"row.{r.key}.ratio"), _explanation_cell(r, fig, tr)])
+    return _table(heads, rows, "measurements-table")

@@ -74,6 +74,10 @@ def _collect_data(add) -> None:
         add(r.name, "rack-name", where, f"Name of the rack racks.{key} (sources page); keep product names.")
     for key, ms in cat.measurements.items():
         add(ms.who, "measured-by", where, f"Who measured measurements.{key}, on what (sources page); keep product and company names.")
+    from calculators import serving
+    for key, ms in serving.load().measurements.items():
+        add(ms.who, "measured-by", ("calculators/serving.toml", 0),
+            f"Who measured measurements.{key} in serving.toml, on what (measurements table); keep product and company names.")
     for kind in cat_mod.SOURCE_KINDS:
         add(kind, "source-kind", where, "What kind of document a source is (datasheet, paper, ...), shown after its title.")
     for section in ("models", "devices", "racks", "measurements", "data"):
