@@ -43,9 +43,18 @@ def calculator_query(fig_id: str) -> str | None:
     return urlencode({f"{name}.{k}": v for k, v in state.items()})
 
 
-def _entry(ref: str, cat: catalog.Catalog, lang: str, tr, accessed) -> dict:
+def _record(ref: str, cat: catalog.Catalog):
+    """A figure input's record: catalog.toml's, else serving.toml's (efficiency, links, engines, published measurements)."""
     section, _, key = ref.partition(".")
-    rec = getattr(cat, section)[key]
+    found = getattr(cat, section, {}).get(key)
+    if found is None:
+        from calculators import serving
+        found = getattr(serving.load(), section)[key]
+    return found
+
+
+def _entry(ref: str, cat: catalog.Catalog, lang: str, tr, accessed) -> dict:
+    rec = _record(ref, cat)
     src = rec.src
     return {"name": getattr(rec, "name", None) or ref, "ref": ref, "title": src.source, "url": src.url,
             "kind": tr(src.kind, "source-kind"), "accessed": accessed(src, lang),

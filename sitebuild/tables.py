@@ -200,7 +200,7 @@ def _explanation_cell(r, fig, tr) -> str:
         spec = escape(tr("speculative decoding (tokens proposed per step: {k})")).replace("{k}", fig(f"row.{r.key}.why_k"))
         spec += ", " + escape(tr(_BASIS[e.acceptance_basis])).replace("{a}", fig(f"row.{r.key}.why_acceptance"))
         parts.append(spec)
-    ceiling = escape(tr("ceiling then {ceiling}")).replace("{ceiling}", fig(f"row.{r.key}.why_ceiling"))
+    ceiling = escape(tr("ceiling then {value}")).replace("{value}", fig(f"row.{r.key}.why_ceiling"))
     return " + ".join(parts) + f"<br><small>{ceiling}</small>"
 
 
@@ -229,8 +229,15 @@ def measurements_table(lang: str, tr, fig, cite) -> str:
     cat, sv = catalog.load(), serving.load()
     heads = [tr("Model"), tr("Measured by"), tr("Date"), tr("Deployment"), tr("Context"), tr("Measured"),
              tr("Ceiling"), tr("Expected"), tr("Measured ÷ ceiling"), tr("What explains it")]
+    table = measured.rows(cat, sv)
+    bad = measured.unexplained(table)
+    if bad:
+        raise ValueError("measurements above their ceiling with no computed explanation (calculators/measured.py found no "
+                         "precision or speculative decoding that reaches them): " + ", ".join(
+                             f"{r.key} ({'catalog.toml' if r.key in cat.measurements else 'serving.toml'}: measured {r.high:g} tok/s, "
+                             f"ceiling {r.ceiling:.4g} tok/s)" for r in bad))
     rows = []
-    for r in measured.rows(cat, sv):
+    for r in table:
         rec = cat.measurements.get(r.key) or sv.measurements[r.key]
         device = cat.devices[r.device]
         mark = tr("assumed", "deployment") if r.deployment_assumed else tr("published", "deployment")
