@@ -802,7 +802,7 @@ def _tp8_step70(c):
                           S.SPEED_PROMPT, efficiency=_X.default_efficiency(sv), link=link)
 
 
-@figure("efficiency.default", "percent", "serving.toml: achieved share of peak HBM bandwidth in a published decode kernel (FlashMLA on H800)",
+@figure("efficiency.default", "percent", "published: achieved share of peak HBM bandwidth in a decode kernel (FlashMLA on H800, serving.toml)",
         ["efficiency.flashmla-h800"], decimals=1)
 def _(c): return _X.default_efficiency(_serving(c))
 
@@ -844,7 +844,7 @@ def _fit_ds3(c, device):
 def _(c): return 1 - _serving(c).engines["vllm"].usable_fraction
 
 
-@figure("node.h100.gpus", "count", "serving.toml: GPUs per HGX node", ["platforms.h100-sxm"], sig=None, decimals=0)
+@figure("node.h100.gpus", "count", "published: GPUs per HGX node (serving.toml)", ["platforms.h100-sxm"], sig=None, decimals=0)
 def _(c): return _serving(c).platforms[H100].node_size
 
 
@@ -880,11 +880,11 @@ def _(c): return _tp8_step70(c).streamed_bytes
 def _(c): return next(m.wire_bytes for m in _tp8_step70(c).messages if m.what == "tp-allreduce")
 
 
-@figure("interconnect.nvlink4.bandwidth", "bytes_per_s", "serving.toml: NVLink 4 bandwidth per GPU and direction", ["interconnects.nvlink4"], sig=3)
+@figure("interconnect.nvlink4.bandwidth", "bytes_per_s", "published: NVLink 4 bandwidth per GPU and direction (serving.toml)", ["interconnects.nvlink4"], sig=3)
 def _(c): return _serving(c).interconnects["nvlink4"].bytes_per_s
 
 
-@figure("engine.vllm.usable", "percent", "serving.toml: share of GPU memory vLLM lets weights and KV cache use", ["engines.vllm"], decimals=0)
+@figure("engine.vllm.usable", "percent", "published default: share of GPU memory vLLM lets weights and KV cache use (serving.toml)", ["engines.vllm"], decimals=0)
 def _(c): return _serving(c).engines["vllm"].usable_fraction
 
 

@@ -223,6 +223,8 @@ _FORMULAS.update({
     f"{_DEP70}.expected": F("{one} ÷ ({b} ÷ ({bw} × {eff}) + {comm})", one=("token", 1), b=("per GPU and token", f"{_DEP70}.bytes_per_gpu"),
                             bw=("HBM bandwidth", "device.h100.bandwidth"), eff=("achieved", "efficiency.default"),
                             comm=("all-reduces", f"{_DEP70}.comm_time")),
+    f"{_DEP70}.allreduce_bytes": F("{two} × ({n} − {one}) ÷ {n} × {hidden} × {bytes}", two=("", 2), one=("", 1), n=("GPUs", "speed.devices"),
+                                   hidden=("values per token", f"{L70}.hidden"), bytes=("per value (BF16)", "precision.bf16.bytes")),
     "engine.reserve": F("{one} − {u}", one=("", 1), u=("usable", "engine.vllm.usable")),
     "fit.deepseek-v3.h100.deployable": F("⌈⌈{held} ÷ ({mem} × {u})⌉ ÷ {node}⌉ × {node}", held=("to hold", "deploy.deepseek-v3.held_8k"),
                                          mem=("HBM per GPU", "device.h100.memory"), u=("usable", "engine.vllm.usable"),
