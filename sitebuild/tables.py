@@ -201,7 +201,7 @@ def _explanation_cell(r, fig, tr) -> str:
         spec += ", " + escape(tr(_BASIS[e.acceptance_basis])).replace("{a}", fig(f"row.{r.key}.why_acceptance"))
         parts.append(spec)
     ceiling = escape(tr("ceiling then {value}")).replace("{value}", fig(f"row.{r.key}.why_ceiling"))
-    return " + ".join(parts) + f"<br><small>{ceiling}</small>"
+    return f'<span class="why">{" + ".join(parts)}<br><small>{ceiling}</small></span>'
 
 
 def _as_served(pm, tr) -> str:
