@@ -46,7 +46,11 @@ def fits(cat, sv, context=8192, batch=1) -> list[str]:
     out = ["| model | device | before | TP | PP | TP×PP | DP-attn | best | lower bound | deployable (reserve, nodes) |",
            "|---|---|---|---|---|---|---|---|---|---|"]
     for m in cat.models.values():
-        shape = D.shape_from_catalog(m)
+        try:
+            shape = D.shape_from_catalog(m)
+        except D.DeploymentError as err:      # no config.json: no layers to lay out
+            out.append(f"| {m.key} | – | – | – | – | – | – | {err} | – | – |")
+            continue
         for dev in cat.devices.values():
             try:
                 before = str(M.min_devices(m, dev, context, batch))
