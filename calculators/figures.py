@@ -949,6 +949,10 @@ for _rk, _rm in list(load().measurements.items()) + list(_SV.load().measurements
            _in)(_row_fig(_rk, "ceiling"))
     figure(f"row.{_rk}.expected", "tok_per_s", "stated configuration with the achieved-bandwidth efficiency and communication",
            _in + ["efficiency.flashmla-h800"])(_row_fig(_rk, "expected"))
+    if getattr(_rm, "weight_precision", None) or getattr(_rm, "speculation", None):
+        figure(f"row.{_rk}.ceiling_served", "tok_per_s", "HBM bandwidth ÷ bytes each device streams per token, in the precision and "
+               "with the speculative decoding the publisher states (100 %, no communication)",
+               _in)(_row_fig(_rk, "ceiling_stated"))
     figure(f"row.{_rk}.ratio", "ratio", "measured (upper end) ÷ ceiling", _in, sig=2)(_row_fig(_rk, "ratio"))
     figure(f"row.{_rk}.streamed", "bytes", "bytes each device streams per token, stage after stage (catalog precision, batch 1)",
            _in)(lambda c, k=_rk: _streamed(c, k))

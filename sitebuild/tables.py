@@ -204,17 +204,20 @@ def _explanation_cell(r, fig, tr) -> str:
     return f'<span class="why">{" + ".join(parts)}<br><small>{ceiling}</small></span>'
 
 
-def _as_served(pm, tr) -> str:
-    """Under the expected speed: the precision and speculation the publisher states, which the ceiling leaves out."""
+def _as_served(pm, key, tr, fig) -> str:
+    """Under the expected speed: the precision and speculation the publisher states, which the plain
+    ceiling leaves out, and the ceiling for that configuration, which the expected speed stays under."""
     if pm is None or not (pm.weight_precision or pm.speculation):
         return ""
     parts = []
     if pm.weight_precision:
         parts.append(escape(tr("{precision} weights")).replace("{precision}", escape(precision.label(pm.weight_precision))))
-    if pm.speculation:
+    if pm.speculation and pm.speculation.k:
         parts.append(escape(tr("speculative decoding")))
-    served = tr("as served: {config}")
-    return f'<br><small>{escape(served).replace("{config}", ", ".join(parts))}</small>'
+    elif pm.speculation:  # heads or acceptance not published: the figures cannot count it
+        parts.append(escape(tr("speculative decoding, not counted (not quantified by the publisher)")))
+    served = escape(tr("as served: {config}; its ceiling {value}")).replace("{config}", ", ".join(parts))
+    return f'<br><small>{served.replace("{value}", fig(f"row.{key}.ceiling_served"))}</small>'
 
 
 def measurements_table(lang: str, tr, fig, cite) -> str:
@@ -247,7 +250,7 @@ def measurements_table(lang: str, tr, fig, cite) -> str:
         context = escape(fmt.format_number(r.context, lang))
         if r.context_assumed:
             context += f' <small>({escape(tr("assumed", "deployment"))})</small>'
-        expected = fig(f"row.{r.key}.expected") + _as_served(sv.measurements.get(r.key), tr)
+        expected = fig(f"row.{r.key}.expected") + _as_served(sv.measurements.get(r.key), r.key, tr, fig)
         if r.unknown_links:
             names = ", ".join(tr(_MESSAGES[u]) for u in r.unknown_links)
             without = tr("without {messages}: link bandwidth unpublished")

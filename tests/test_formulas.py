@@ -102,7 +102,7 @@ WITHOUT_SUBSTITUTION["deployment model: per-layer sums, ranges, a floor, per-row
     "deploy.llama70b.h100x8.bytes_per_gpu", "deploy.deepseek-v3.held_8k", "flops.llama70b.per_token_8k",
     "deploy.aa-gpu-gpt-oss-120b.over_ceiling", "deploy.aa-gpu-llama-3.1-70b.over_expected",
     "batch.llama70b.max_8k", "util.llama70b.max_batch_8k",
-    *(k for k in REG if k.startswith("row.") and (k.endswith((".expected", ".streamed", ".why_k", ".why_acceptance", ".why_ceiling"))
+    *(k for k in REG if k.startswith("row.") and (k.endswith((".expected", ".ceiling_served", ".streamed", ".why_k", ".why_acceptance", ".why_ceiling"))
                                                   or (k.endswith(".ratio") and REG[k.replace(".ratio", ".measured")].is_range))),
 )
 

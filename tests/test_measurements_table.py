@@ -42,7 +42,10 @@ def test_the_table_shows_the_same_figures_with_the_same_values_in_four_languages
     spans = {lang: SPAN.findall(out) for lang, out in RENDERED.items()}
     ids = [i for i, _ in spans["de"]]
     rows = X.rows(catalog.load(), serving.load())
-    assert len(ids) == 4 * len(rows) + sum(3 if r.explanation.k else 1 for r in rows if r.explanation)  # 4 per row + explanations
+    served = [k for k, m in serving.load().measurements.items() if m.weight_precision or m.speculation]
+    # 4 per row, the as-served ceiling where the publisher states a configuration, and the explanations
+    assert len(ids) == 4 * len(rows) + len(served) + sum(3 if r.explanation.k else 1 for r in rows if r.explanation)
+    assert {f'row.{k}.ceiling_served' for k in served} <= set(ids)
     for lang in LANGS:
         assert [i for i, _ in spans[lang]] == ids, lang
     for n, fig_id in enumerate(ids):
