@@ -17,6 +17,7 @@ from functools import lru_cache
 
 from . import fmt
 from . import precision
+from .figure_terms import DEFINITIONS as _TERM_DEFINITIONS
 from . import model as M
 from . import scenarios as S
 from .catalog import Catalog, load
@@ -762,3 +763,7 @@ def _(c): return c.models[DS3].qk_rope_head_dim
 # DDR against HBM on one SN40L socket.
 @figure("ratio.sn40l.hbm_over_ddr", "ratio", "HBM bandwidth per SN40L socket ÷ DDR bandwidth per socket", [D_SN40L], sig=2)
 def _(c): return c.devices[SN40L].tier("HBM").bytes_per_s / c.devices[SN40L].tier("DDR").bytes_per_s
+
+
+# Figures that make formulas readable (groups of a sum, sides of a roofline): calculators/figure_terms.py.
+_DEFINITIONS.extend(_TERM_DEFINITIONS)
