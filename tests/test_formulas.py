@@ -236,3 +236,22 @@ def test_build_check_names_the_line_of_a_max_formula_that_disagrees():
     problems, text = _check_with("speed.per_request_fp8", REG["speed.per_request_fp8"].value * 1.5)
     assert [p.code for p in problems] == ["formula-disagrees"]
     assert '"speed.per_request_fp8"' in text[problems[0].line - 1] and "max(" in text[problems[0].line - 1]
+
+
+def test_the_build_stops_at_the_line_of_a_range_and_of_a_max_formula_that_disagree(tmp_path):
+    """Fault injection through `mkdocs build --strict` on a copy: a range formula whose high end is capped (min)
+    and a roofline step whose max() became min() each stop the build, named by file and line (for a loop, the
+    line of its data that names the figure)."""
+    from checkutil import build, copy_project, edit_line, line_matching
+    root = copy_project(tmp_path / "p")
+    path = root / "calculators" / "formulas.py"
+    ranged = line_matching(path, r'_FORMULAS\[f"speedup\.\{_key\}\.vs_gpu_measured"\]')
+    edit_line(path, ranged, lambda s: s.replace('F("{v} ÷ {gpu}"', 'F("min({v} ÷ {gpu}, 1.3)"'))
+    roof = line_matching(path, r'"speed\.per_request_fp8": F\("\{one\} ÷ max\(')
+    edit_line(path, roof, lambda s: s.replace("max(", "min("))
+    done = build(root, tmp_path / "site")
+    assert done.returncode != 0
+    out = done.stdout + done.stderr
+    assert f"calculators/formulas.py:{ranged - 1}: error: formula of 'speedup.gpt-oss-120b.vs_gpu_measured' gives 1.04392 to 1.3 " in out
+    assert f"calculators/formulas.py:{ranged - 1}: error: formula of 'speedup.minimax-m2.vs_gpu_measured'" in out  # same loop
+    assert f"calculators/formulas.py:{roof}: error: formula of 'speed.per_request_fp8' gives " in out
