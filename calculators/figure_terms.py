@@ -15,6 +15,7 @@ import figures.py, so there is no import cycle).
 from __future__ import annotations
 
 from . import model as M
+from . import precision as P
 from . import scenarios as S
 
 DEFINITIONS = []
@@ -76,21 +77,19 @@ def _params_in(c, key, precision, batch=None):
     return sum(n for g, n in params.items() if arch.precisions[g] == precision)
 
 
-_GROUPS = {  # model key -> its precisions, as the config's quantization section assigns them, and how each is named
-    GPT: (("bf16", "BF16"), ("mxfp4", "MXFP4")),
-    DS3: (("bf16", "BF16"), ("fp8_b128", "FP8")),
-    MM: (("bf16", "BF16"), ("fp32", "FP32"), ("fp8_b128", "FP8")),
-}
-_STORED = {GPT: True, DS3: True, MM: False}   # which models print their stored weight bytes (all print bytes read)
+# The precisions each model's checkpoint uses (the config's quantization section assigns them to tensor groups,
+# calculators/precision.py); a group left out here would make its sum disagree, and the build check says so.
+_PRECISIONS = {GPT: ("bf16", "mxfp4"), DS3: ("bf16", "fp8_b128"), MM: ("bf16", "fp32", "fp8_b128")}
+_STORED = (GPT, DS3)   # the models whose stored weight bytes the site prints (all three print the bytes read per token)
 
-for _m, _precs in _GROUPS.items():
-    for _p, _name in _precs:
-        _short = _p.split("_")[0]
-        if _STORED[_m]:
-            @figure(f"params.{_m}.{_short}", "params", f"catalog: parameters the checkpoint stores in {_name}", [f"models.{_m}"])
+for _m, _precs in _PRECISIONS.items():
+    for _p in _precs:
+        _name = P.label(_p)   # FP8 with block scales is FP8 to a reader
+        if _m in _STORED:
+            @figure(f"params.{_m}.{_name.lower()}", "params", f"catalog: parameters the checkpoint stores in {_name}", [f"models.{_m}"])
             def _(c, m=_m, p=_p): return _params_in(c, m, p)
 
-        @figure(f"params.{_m}.read.{_short}", "params", f"catalog: parameters in {_name} read per token (batch 1)", [f"models.{_m}"])
+        @figure(f"params.{_m}.read.{_name.lower()}", "params", f"catalog: parameters in {_name} read per token (batch 1)", [f"models.{_m}"])
         def _(c, m=_m, p=_p): return _params_in(c, m, p, batch=1)
 
 

@@ -328,8 +328,8 @@ _FORMULAS.update({
 _ACT, _ROW = ("parameters a token multiplies with", "params.llama70b.active"), ("values in one embedding row", "model.llama70b.hidden")
 _STEP = dict(n=("GPUs", "speed.devices"), bw=("HBM bandwidth each", "device.h100.bandwidth"),
              kv=("KV cache per token", "kv.llama70b.bytes_per_token"), flops=("per token", "flops.llama70b.per_token"))
-_ATTN = {"speed.prompt": f"flops.llama70b.attention.{S.SPEED_PROMPT}", f"context.{S.CONTEXTS[0]}": f"flops.llama70b.attention.{S.CONTEXTS[0]}"}
-for _ctx_fig, _n in (("speed.prompt", S.SPEED_PROMPT), (f"context.{S.CONTEXTS[0]}", S.CONTEXTS[0])):
+_ATTN = {"speed.prompt": S.SPEED_PROMPT, f"context.{S.CONTEXTS[0]}": S.CONTEXTS[0]}   # context figure -> its tokens
+for _ctx_fig, _n in _ATTN.items():
     _FORMULAS[f"flops.llama70b.attention.{_n}"] = F(
         "{layers} × {four} × {heads} × {dim} × {ctx}", layers=("layers", f"{L70}.layers"),
         four=("FLOP per value and cached token", 4), heads=("query heads", f"{L70}.query_heads"),
@@ -339,7 +339,7 @@ for _stem, _b, _ctx, _bytes, _peak in (
         ("speed.fp8", None, "speed.prompt", ("per value (FP8)", "precision.fp8.bytes"), ("FP8 peak each", "device.h100.peak_fp8")),
         ("util.llama70b.batch1", None, f"context.{S.CONTEXTS[0]}", _B2, ("BF16 peak each", "device.h100.peak_bf16")),
         ("util.llama70b.batch_large", f"batch.size.{S.UTIL_BATCH}", f"context.{S.CONTEXTS[0]}", _B2, ("BF16 peak each", "device.h100.peak_bf16"))):
-    _ctx_term = dict(ctx=("tokens of context each", _ctx), attn=("for attention", _ATTN[_ctx]))
+    _ctx_term = dict(ctx=("tokens of context each", _ctx), attn=("for attention", f"flops.llama70b.attention.{_ATTN[_ctx]}"))
     if _b:
         _FORMULAS[f"{_stem}.memory_time"] = F("(({act} + {b} × {row}) × {bytes} + {b} × {ctx} × {kv}) ÷ ({n} × {bw})",
                                              b=("requests", _b), act=_ACT, row=_ROW, bytes=_bytes, **_ctx_term, **_STEP)
@@ -357,13 +357,14 @@ _FORMULAS.update({
     "util.llama70b.batch_large": F("{c} ÷ max({m}, {c})", **_SIDES("util.llama70b.batch_large")),
     "speed.ttft": F("max({c}, {m})", c=("compute time of the prompt", "speed.ttft.compute"), m=("memory time", "speed.ttft.memory")),
     "speed.ttft.compute": F("({p} × {flops} + {attn} × ({p} + {one}) ÷ {two}) ÷ ({n} × {peak})", p=("prompt tokens", "speed.prompt"),
-                            one=("", 1), two=("", 2), attn=("for attention at the full prompt", _ATTN["speed.prompt"]),
+                            one=("", 1), two=("", 2), attn=("for attention at the full prompt", f"flops.llama70b.attention.{S.SPEED_PROMPT}"),
                             peak=("BF16 peak each", "device.h100.peak_bf16"), **{k: v for k, v in _STEP.items() if k != "kv"}),
     "speed.ttft.memory": F("({act} + {p} × {row}) × {bytes} ÷ ({n} × {bw})", act=_ACT, p=("prompt tokens", "speed.prompt"), row=_ROW,
                            bytes=_B2, n=_STEP["n"], bw=_STEP["bw"]),
     "intensity.llama70b.batch.64": F("{b} × {flops} ÷ (({act} + {b} × {row}) × {bytes})", b=("requests", "batch.size.64"),
                                      flops=_STEP["flops"], act=_ACT, row=_ROW, bytes=_B2),
 })
+
 
 def for_figure(fig_id: str) -> Formula | None:
     """The figure's formula object, or None where the figure is a catalog datum or an assumption itself."""
