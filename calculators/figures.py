@@ -17,6 +17,7 @@ from functools import lru_cache
 
 from . import fmt
 from . import precision
+from .figure_terms import DEFINITIONS as _TERM_DEFINITIONS
 from . import model as M
 from . import scenarios as S
 from .catalog import Catalog, load
@@ -974,3 +975,5 @@ for _r in _X.rows(load(), _SV.load()):
         figure(f"row.{_r.key}.why_k", "count", "tokens proposed per verify step", _in, sig=None, decimals=0)(_why(_r.key, "k"))
         figure(f"row.{_r.key}.why_acceptance", "percent", "acceptance per proposed token (published, or the least that reaches the measurement)",
                _in, decimals=0)(_why(_r.key, "acceptance"))
+# Figures that make formulas readable (groups of a sum, sides of a roofline): calculators/figure_terms.py.
+_DEFINITIONS.extend(_TERM_DEFINITIONS)

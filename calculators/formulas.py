@@ -8,9 +8,20 @@ expression and require the printed value, which also recomputes the model's
 result along a second path.
 
 Expressions use the signs a reader sees (× ÷ + −, brackets, ⌈ ⌉ for rounding
-up to a whole device) and only
-{slots} and plain numbers, so evaluating one needs no eval(): a small parser
-of the standard library's `ast` does it.
+up to a whole device, max(…, …) and min(…, …) for a roofline's slower side)
+and only {slots} and plain numbers, so evaluating one needs no eval(): a
+small parser of the standard library's `ast` does it.
+
+Ranges: a term whose figure is a range (49–71 tok/s) makes the formula a
+range. It is evaluated for every choice of each ranged term's low or high
+end; the smallest and largest results are the figure's ends, and the reader
+sees both substitutions ("713 ÷ 683 … 713 ÷ 485 = 1.04–1.47×"), the one
+that gives the low end first. A term can instead read one end of a range
+(`end="high"`: "the fastest GPU route"), and then it is a single number.
+
+Sums over a model's mixed per-layer specs (attention kinds, precision
+groups) read intermediate figures, one per group (calculators/figure_terms.py),
+so each term is itself expandable.
 
 Figures that read one catalog datum or one scenario assumption need no
 entry: their formula is the datum itself (see `for_figure`).
@@ -19,11 +30,16 @@ entry: their formula is the datum itself (see `for_figure`).
 from __future__ import annotations
 
 import ast
+import dataclasses
+import itertools
 import math
 import operator
 from dataclasses import dataclass
 
 from . import fmt
+from . import scenarios as S
+
+ENDS = {"low": 0, "high": 1}
 
 
 @dataclass(frozen=True)
@@ -34,6 +50,7 @@ class Term:
     label: str                  # what it is, a UI string (msgctxt "term")
     figure: str | None = None   # the figure it reads, or None for a constant
     value: float | None = None  # the constant's value
+    end: str | None = None      # of a range figure, read only this end ("low" or "high")
 
 
 @dataclass(frozen=True)
@@ -41,12 +58,24 @@ class Formula:
     expr: str                   # e.g. "{layers} × 2 × {kv_heads} × {head_dim} × {bytes}"
     terms: tuple
 
-    def values(self, registry: dict) -> dict:
-        return {t.slot: (registry[t.figure].value if t.figure else t.value) for t in self.terms}
+    def _ranged(self, registry: dict) -> list:
+        """Slots whose figure is a range read as a whole: they make the result a range."""
+        return [t.slot for t in self.terms if t.figure and t.end is None and isinstance(registry[t.figure].value, tuple)]
 
-    def evaluate(self, registry: dict) -> float:
-        """The expression's value with every term put in (no eval: a tiny arithmetic parser)."""
-        values = self.values(registry)
+    def _value(self, t: Term, registry: dict, pick: dict):
+        if not t.figure:
+            return t.value
+        v = registry[t.figure].value
+        if isinstance(v, tuple):
+            return v[ENDS[t.end]] if t.end else v[pick[t.slot]]
+        return v
+
+    def values(self, registry: dict, pick: dict | None = None) -> dict:
+        """Each slot's number; `pick` says which end (0 low, 1 high) a ranged term contributes."""
+        return {t.slot: self._value(t, registry, pick or {}) for t in self.terms}
+
+    def _at(self, registry: dict, pick: dict) -> float:
+        values = self.values(registry, pick)
         text = self.expr
         for slot in values:
             text = text.replace("{" + slot + "}", f"__{slot.replace('.', '_')}")
@@ -54,20 +83,46 @@ class Formula:
         names = {f"__{slot.replace('.', '_')}": v for slot, v in values.items()}
         return _eval(ast.parse(text, mode="eval").body, names)
 
+    def ends(self, registry: dict) -> list:
+        """[(pick, value)] for the low and the high result: every low/high choice of the ranged terms is tried."""
+        ranged = self._ranged(registry)
+        tried = [(pick, self._at(registry, pick)) for pick in
+                 (dict(zip(ranged, choice)) for choice in itertools.product((0, 1), repeat=len(ranged)))]
+        return [min(tried, key=lambda pv: pv[1]), max(tried, key=lambda pv: pv[1])]
+
+    def evaluate(self, registry: dict):
+        """The expression's value with every term put in (no eval: a tiny arithmetic parser);
+        a (low, high) pair where a term is a range."""
+        if not self._ranged(registry):
+            return self._at(registry, {})
+        (_, low), (_, high) = self.ends(registry)
+        return (low, high)
+
     def substituted(self, registry: dict, locale: str, tr) -> str:
-        """The expression as a reader of `locale` sees it, each term as its printed value and label."""
+        """The expression as a reader of `locale` sees it, each term as its printed value and label;
+        for a range, the substitution that gives the low end, then the one that gives the high end."""
+        if not self._ranged(registry):
+            return self._substitute(registry, locale, tr, {})
+        return " … ".join(self._substitute(registry, locale, tr, pick) for pick, _ in self.ends(registry))
+
+    def _substitute(self, registry: dict, locale: str, tr, pick: dict) -> str:
         text = self.expr
+        values = self.values(registry, pick)
         for t in self.terms:
+            label = tr(t.label, "term") if t.label else ""
             if t.figure:
-                shown = f"{registry[t.figure].format(locale)} {tr(t.label, 'term') if t.label else ''}"
+                fig = registry[t.figure]
+                number = dataclasses.replace(fig, value=values[t.slot]).format(locale)
             else:
                 number = fmt.format_number(int(t.value), locale) if float(t.value).is_integer() else fmt.format_number(t.value, locale, sig=3)
-                shown = f"{number} {tr(t.label, 'term') if t.label else ''}"
-            text = text.replace("{" + t.slot + "}", shown.strip())
+            text = text.replace("{" + t.slot + "}", f"{number} {label}".strip())
         return text
 
 
 _OPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv}
+# Functions a formula may call (fewest and most arguments, what they do): rounding up to whole devices,
+# a roofline's slower side (max) or a bound's tighter one (min).
+_CALLS = {"ceil": (1, 1, lambda xs: math.ceil(xs[0])), "max": (2, 8, max), "min": (2, 8, min)}
 
 
 def _eval(node, names: dict) -> float:
@@ -75,21 +130,27 @@ def _eval(node, names: dict) -> float:
         return _OPS[type(node.op)](_eval(node.left, names), _eval(node.right, names))
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
         return -_eval(node.operand, names)
-    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
         return float(node.value)
     if isinstance(node, ast.Name) and node.id in names:
         return float(names[node.id])
-    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "ceil"
-            and len(node.args) == 1 and not node.keywords):
-        return float(math.ceil(_eval(node.args[0], names)))
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _CALLS and not node.keywords:
+        fewest, most, fn = _CALLS[node.func.id]
+        if fewest <= len(node.args) <= most:
+            return float(fn([_eval(a, names) for a in node.args]))
     raise ValueError(f"not an arithmetic expression over named terms: {ast.dump(node)}")
 
 
 def F(expr: str, **terms) -> Formula:
-    """Shorthand: F("{a} ÷ {b}", a=("label", "figure.id"), b=("label", 2.0))."""
+    """Shorthand: F("{a} ÷ {b}", a=("label", "figure.id"), b=("label", 2.0), c=("label", "range.id", "high"))."""
     out = []
-    for slot, (label, ref) in terms.items():
-        out.append(Term(slot, label, figure=ref) if isinstance(ref, str) else Term(slot, label, value=float(ref)))
+    for slot, (label, ref, *end) in terms.items():
+        if isinstance(ref, str):
+            if end and end[0] not in ENDS:
+                raise ValueError(f"term {slot!r}: end must be one of {', '.join(ENDS)}, got {end[0]!r}")
+            out.append(Term(slot, label, figure=ref, end=end[0] if end else None))
+        else:
+            out.append(Term(slot, label, value=float(ref)))
     return Formula(expr, tuple(out))
 
 
@@ -253,6 +314,101 @@ def _row_formulas() -> dict:
 
 _FORMULAS.update(_row_formulas())
 # === end of the deployment-model block ===
+# Ranges: a ranged term makes the formula a range (both substitutions are shown); `end` reads one end.
+for _mk in ("infercom-gpt-oss-120b", "infercom-minimax-m2"):
+    _FORMULAS[f"speedup.{_mk}.vs_typical"] = F("{v} ÷ {gpu}", v=("measured", f"measured.{_mk}"),
+                                                gpu=("typical on GPUs", "typical_gpu_serving"))
+for _key, _gpu in (("gpt-oss-120b", "aa-gpu-gpt-oss-120b"), ("minimax-m2", "gpu-minimax-m2")):
+    _FORMULAS[f"speedup.{_key}.vs_gpu_measured"] = F("{v} ÷ {gpu}", v=("Infercom, measured", f"measured.infercom-{_key}"),
+                                                      gpu=("measured on GPUs", f"measured.{_gpu}"))
+_FORMULAS.update({
+    "power.ratio": F("{gpu} ÷ {sn}", gpu=("GPU rack", "power.gpu-rack"), sn=("SN40L rack", "power.sn40l-rack")),
+    "agent.time.gpu": F("{n} × ({ttft} + {tokens} ÷ {speed})", n=("calls", "agent.steps"), ttft=("to the first token", "agent.ttft"),
+                        tokens=("tokens per call", "agent.tokens_per_step"), speed=("fastest GPU route", "measured.gpu-minimax-m2", "high")),
+})
+
+# Sums over mixed per-layer specs: one term per attention kind or precision group (calculators/figure_terms.py).
+_GPT_KV = dict(full=("layers with full attention", "model.gpt-oss-120b.layers_full"),
+               sliding=("sliding-window layers", "model.gpt-oss-120b.layers_sliding"),
+               per=("per layer", "kv.gpt-oss-120b.bytes_per_token_layer"))
+_B2, _BITS8 = ("per value (BF16)", "precision.bf16.bytes"), ("bits per byte", 8)
+_MX, _FP8 = ("bits per MXFP4 value", "precision.mxfp4.bits"), ("bits per FP8 value with block scales", "precision.fp8_b128.bits")
+_FORMULAS.update({
+    "kv.llama70b.bytes_per_token_long": _FORMULAS["kv.llama70b.bytes_per_token"],
+    "kv.deepseek-v3.bytes_per_token_long": F("{layers} × ({latent} + {rope}) × {bytes}", layers=("layers", "model.deepseek-v3.layers"),
+                                             latent=("values of the latent", "model.deepseek-v3.kv_lora_rank"),
+                                             rope=("values of the RoPE key", "model.deepseek-v3.rope_dim"), bytes=_B2),
+    "kv.gpt-oss-120b.bytes_per_token_long": F("{full} × {per} + {sliding} × {none}", none=("bytes once the window is full", 0), **_GPT_KV),
+    "kv.gpt-oss-120b.bytes_per_token_short": F("{full} × {per} + {sliding} × {per}", **_GPT_KV),
+    "kv.gpt-oss-120b.bytes_per_token_layer": F("{kv} × {heads} × {dim} × {bytes}", kv=("K and V", 2),
+                                               heads=("KV heads", "model.gpt-oss-120b.kv_heads"),
+                                               dim=("values per head", "model.gpt-oss-120b.head_dim"), bytes=_B2),
+    "weights.gpt-oss-120b.bytes": F("{bf16} × {b2} + {mx} × {bits} ÷ {eight}", bf16=("parameters in BF16", "params.gpt-oss-120b.bf16"),
+                                    b2=_B2, mx=("parameters in MXFP4", "params.gpt-oss-120b.mxfp4"), bits=_MX, eight=_BITS8),
+    "weights.gpt-oss-120b.read_per_token": F("{bf16} × {b2} + {mx} × {bits} ÷ {eight}",
+                                             bf16=("parameters in BF16", "params.gpt-oss-120b.read.bf16"), b2=_B2,
+                                             mx=("parameters in MXFP4", "params.gpt-oss-120b.read.mxfp4"), bits=_MX, eight=_BITS8),
+    "weights.gpt-oss-120b.bytes_bf16": F("({bf16} + {mx}) × {b2}", bf16=("parameters in BF16", "params.gpt-oss-120b.bf16"),
+                                         mx=("parameters in MXFP4", "params.gpt-oss-120b.mxfp4"), b2=_B2),
+    "weights.deepseek-v3.bytes": F("{bf16} × {b2} + {fp8} × {bits} ÷ {eight}", bf16=("parameters in BF16", "params.deepseek-v3.bf16"),
+                                   b2=_B2, fp8=("parameters in FP8", "params.deepseek-v3.fp8"), bits=_FP8, eight=_BITS8),
+    "weights.deepseek-v3.read_per_token": F("{bf16} × {b2} + {fp8} × {bits} ÷ {eight}",
+                                            bf16=("parameters in BF16", "params.deepseek-v3.read.bf16"), b2=_B2,
+                                            fp8=("parameters in FP8", "params.deepseek-v3.read.fp8"), bits=_FP8, eight=_BITS8),
+    "weights.minimax-m2.read_per_token": F("{bf16} × {b2} + {fp32} × {b4} + {fp8} × {bits} ÷ {eight}",
+                                           bf16=("parameters in BF16", "params.minimax-m2.read.bf16"), b2=_B2,
+                                           fp32=("parameters in FP32 (the router)", "params.minimax-m2.read.fp32"),
+                                           b4=("bytes per FP32 value", 4),
+                                           fp8=("parameters in FP8", "params.minimax-m2.read.fp8"), bits=_FP8, eight=_BITS8),
+    "precision.gpt-oss-120b.experts_bits": F("{mx}", mx=_MX),
+    "precision.deepseek-v3.bits": F("{fp8}", fp8=_FP8),
+    "precision.fp8_b128.bits": F("{eight} + {scale} ÷ ({side} × {side})", eight=("bits per FP8 value", 8),
+                                 scale=("bits of the FP32 scale", 32), side=("values per block side", 128)),
+    "params.llama70b.active": F("{total} − {vocab} × {row}", total=("parameters", "params.llama70b"),
+                                vocab=("rows of the embedding table", "model.llama70b.vocab"),
+                                row=("values per row", "model.llama70b.hidden")),
+})
+
+# Roofline steps: the slower of memory time and compute time sets the pace, max(…, …).
+_ACT, _ROW = ("parameters a token multiplies with", "params.llama70b.active"), ("values in one embedding row", "model.llama70b.hidden")
+_STEP = dict(n=("GPUs", "speed.devices"), bw=("HBM bandwidth each", "device.h100.bandwidth"),
+             kv=("KV cache per token", "kv.llama70b.bytes_per_token"), flops=("per token", "flops.llama70b.per_token"))
+_ATTN = {"speed.prompt": S.SPEED_PROMPT, f"context.{S.CONTEXTS[0]}": S.CONTEXTS[0]}   # context figure -> its tokens
+for _ctx_fig, _n in _ATTN.items():
+    _FORMULAS[f"flops.llama70b.attention.{_n}"] = F(
+        "{layers} × {four} × {heads} × {dim} × {ctx}", layers=("layers", f"{L70}.layers"),
+        four=("FLOP per value and cached token", 4), heads=("query heads", f"{L70}.query_heads"),
+        dim=("values per head", f"{L70}.head_dim"), ctx=("tokens of context", _ctx_fig))
+for _stem, _b, _ctx, _bytes, _peak in (
+        ("speed", None, "speed.prompt", _B2, ("BF16 peak each", "device.h100.peak_bf16")),
+        ("speed.fp8", None, "speed.prompt", ("per value (FP8)", "precision.fp8.bytes"), ("FP8 peak each", "device.h100.peak_fp8")),
+        ("util.llama70b.batch1", None, f"context.{S.CONTEXTS[0]}", _B2, ("BF16 peak each", "device.h100.peak_bf16")),
+        ("util.llama70b.batch_large", f"batch.size.{S.UTIL_BATCH}", f"context.{S.CONTEXTS[0]}", _B2, ("BF16 peak each", "device.h100.peak_bf16"))):
+    _ctx_term = dict(ctx=("tokens of context each", _ctx), attn=("for attention", f"flops.llama70b.attention.{_ATTN[_ctx]}"))
+    if _b:
+        _FORMULAS[f"{_stem}.memory_time"] = F("(({act} + {b} × {row}) × {bytes} + {b} × {ctx} × {kv}) ÷ ({n} × {bw})",
+                                             b=("requests", _b), act=_ACT, row=_ROW, bytes=_bytes, **_ctx_term, **_STEP)
+        _FORMULAS[f"{_stem}.compute_time"] = F("{b} × ({flops} + {attn}) ÷ ({n} × {peak})", b=("requests", _b), peak=_peak,
+                                              **_ctx_term, **_STEP)
+    else:
+        _FORMULAS[f"{_stem}.memory_time"] = F("(({act} + {row}) × {bytes} + {ctx} × {kv}) ÷ ({n} × {bw})",
+                                             act=_ACT, row=_ROW, bytes=_bytes, **_ctx_term, **_STEP)
+        _FORMULAS[f"{_stem}.compute_time"] = F("({flops} + {attn}) ÷ ({n} × {peak})", peak=_peak, **_ctx_term, **_STEP)
+_SIDES = lambda stem: dict(m=("memory time", f"{stem}.memory_time"), c=("compute time", f"{stem}.compute_time"))  # noqa: E731
+_FORMULAS.update({
+    "speed.per_request_fp8": F("{one} ÷ max({m}, {c})", one=("token", 1), **_SIDES("speed.fp8")),
+    "speed.util": F("{c} ÷ max({m}, {c})", **_SIDES("speed")),
+    "util.llama70b.batch1": F("{c} ÷ max({m}, {c})", **_SIDES("util.llama70b.batch1")),
+    "util.llama70b.batch_large": F("{c} ÷ max({m}, {c})", **_SIDES("util.llama70b.batch_large")),
+    "speed.ttft": F("max({c}, {m})", c=("compute time of the prompt", "speed.ttft.compute"), m=("memory time", "speed.ttft.memory")),
+    "speed.ttft.compute": F("({p} × {flops} + {attn} × ({p} + {one}) ÷ {two}) ÷ ({n} × {peak})", p=("prompt tokens", "speed.prompt"),
+                            one=("", 1), two=("", 2), attn=("for attention at the full prompt", f"flops.llama70b.attention.{S.SPEED_PROMPT}"),
+                            peak=("BF16 peak each", "device.h100.peak_bf16"), **{k: v for k, v in _STEP.items() if k != "kv"}),
+    "speed.ttft.memory": F("({act} + {p} × {row}) × {bytes} ÷ ({n} × {bw})", act=_ACT, p=("prompt tokens", "speed.prompt"), row=_ROW,
+                           bytes=_B2, n=_STEP["n"], bw=_STEP["bw"]),
+    "intensity.llama70b.batch.64": F("{b} × {flops} ÷ (({act} + {b} × {row}) × {bytes})", b=("requests", "batch.size.64"),
+                                     flops=_STEP["flops"], act=_ACT, row=_ROW, bytes=_B2),
+})
 
 
 def for_figure(fig_id: str) -> Formula | None:

@@ -11,6 +11,11 @@ entry with its source, link, access date and confidence, a scenario
 assumption marked as ours, or another figure, explained one level down);
 and, where a calculator reproduces the figure, a link that opens it with
 exactly these inputs.
+
+A catalog entry is written once per page (`src`, keyed by its reference) and
+the figures name it: many figures and their terms read the same model
+config or datasheet, and repeating its title and link in each would make up
+most of the page's data.
 """
 
 from __future__ import annotations
@@ -56,7 +61,7 @@ def _record(ref: str, cat: catalog.Catalog):
 def _entry(ref: str, cat: catalog.Catalog, lang: str, tr, accessed) -> dict:
     rec = _record(ref, cat)
     src = rec.src
-    return {"name": getattr(rec, "name", None) or ref, "ref": ref, "title": src.source, "url": src.url,
+    return {"name": getattr(rec, "name", None) or ref, "title": src.source, "url": src.url,
             "kind": tr(src.kind, "source-kind"), "accessed": accessed(src, lang),
             "confidence": tr(src.confidence, "confidence")}
 
@@ -76,9 +81,7 @@ def explain(fig_id: str, lang: str, tr, accessed, depth: int = 1) -> dict:
 def _explain(fig_id: str, lang: str, tr, accessed, depth: int) -> dict:
     reg = figures.registry()
     f = reg[fig_id]
-    cat = catalog.load()
-    out = {"value": f.format(lang), "words": tr(f.formula, "formula"),
-           "inputs": [_entry(i, cat, lang, tr, accessed) for i in f.inputs]}
+    out = {"value": f.format(lang), "words": tr(f.formula, "formula"), "inputs": list(f.inputs)}
     if not f.inputs:
         out["assumption"] = tr("scenario (our assumption)")
     formula = formulas.for_figure(fig_id)
@@ -90,7 +93,7 @@ def _explain(fig_id: str, lang: str, tr, accessed, depth: int) -> dict:
                             for t in formula.terms if t.figure]
             out["inputs"] = []
     query = calculator_query(fig_id)
-    if query:
+    if query and depth > 0:  # a term's row has no calculator link
         out["calculator"] = query
     return out
 
@@ -108,12 +111,22 @@ UI = {
 }
 
 
+def _refs(fig: dict):
+    """The catalog entries a figure's explanation names, its terms' included."""
+    yield from fig["inputs"]
+    for term in fig.get("terms", ()):
+        yield from _refs(term)
+
+
 def page_json(fig_ids, lang: str, tr, accessed, urls: dict) -> str:
     """The page's provenance data as a JSON <script> (inert until the popover script reads it).
 
     `urls`: the sources and calculators pages relative to this page.
     """
-    data = {"urls": urls, "ui": {k: tr(v) for k, v in UI.items()},
-            "figs": {i: explain(i, lang, tr, accessed) for i in dict.fromkeys(fig_ids)}}
+    figs = {i: explain(i, lang, tr, accessed) for i in dict.fromkeys(fig_ids)}
+    cat = catalog.load()
+    refs = dict.fromkeys(ref for f in figs.values() for ref in _refs(f))
+    data = {"urls": urls, "ui": {k: tr(v) for k, v in UI.items()}, "figs": figs,
+            "src": {ref: _entry(ref, cat, lang, tr, accessed) for ref in refs}}
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
     return f'<script type="application/json" id="fig-provenance">{text}</script>'

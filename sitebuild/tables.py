@@ -15,7 +15,7 @@ from html import escape
 
 from babel.dates import format_date
 
-from calculators import catalog, claims, figures, fmt, grammar, precision
+from calculators import catalog, claims, figures, fmt, formulas, grammar, precision
 from calculators.calcs import N_
 
 from . import termbase
@@ -110,12 +110,18 @@ def sources_table(lang: str, tr) -> str:
 
 
 def figures_table(lang: str, tr) -> str:
-    """Every figure: id, value in this language, formula, catalog entries read."""
+    """Every figure: id, value in this language, formula (in words, and with its inputs put in where it has
+    a formula object: the same text as the popover), catalog entries read."""
     heads = [tr("Figure ID"), tr("Value"), tr("Formula"), tr("Inputs read")]
     rows = []
-    for f in figures.registry().values():
+    reg = figures.registry()
+    for f in reg.values():
         reads = ", ".join(f"<code>{escape(i)}</code>" for i in f.inputs) or escape(tr("scenario (our assumption)"))
-        rows.append([f'<code id="fig-{escape(f.id)}">{escape(f.id)}</code>', escape(f.format(lang)), escape(tr(f.formula, "formula")), reads])
+        how = escape(tr(f.formula, "formula"))
+        formula = formulas.for_figure(f.id)
+        if formula:
+            how += f'<br><small class="fig-expr">{escape(formula.substituted(reg, lang, tr))} = {escape(f.format(lang))}</small>'
+        rows.append([f'<code id="fig-{escape(f.id)}">{escape(f.id)}</code>', escape(f.format(lang)), how, reads])
     return _table(heads, rows, "figures-table")
 
 

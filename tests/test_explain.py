@@ -42,7 +42,20 @@ def test_every_figure_on_the_page_is_explained_and_links_its_row(site, lang):
         assert f'id="fig-{fid}"' in sources, f"sources page has no row for {fid}"
     kv = data["figs"]["kv.llama70b.bytes_per_token"]
     assert kv["expression"].startswith("80 ") and kv["expression"].endswith(kv["value"])
-    assert any(i["url"].startswith("https://") for t in kv["terms"] for i in t["inputs"])
+    assert any(data["src"][ref]["url"].startswith("https://") for t in kv["terms"] for ref in t["inputs"])
+    named = {ref for f in data["figs"].values() for t in [f, *f.get("terms", [])] for ref in t["inputs"]}
+    assert named == set(data["src"]), "every catalog entry is written once, and only if a figure names it"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_ranges_and_max_formulas_show_their_substitutions(site, lang):
+    """A range shows the substitution of its low end, then of its high end; a roofline step shows max(…, …)."""
+    data = provenance(page(site, lang, "decode").read_text(encoding="utf-8"))
+    rng = data["figs"]["speedup.gpt-oss-120b.vs_gpu_measured"]
+    low_side, _, rest = rng["expression"].partition(" … ")
+    assert low_side.startswith("713") and rest.endswith(" = " + rng["value"]) and rest.count("÷") == 1
+    speed = provenance(page(site, lang, "speed").read_text(encoding="utf-8"))["figs"]["speed.ttft"]
+    assert speed["expression"].startswith("max(") and [t["id"] for t in speed["terms"]] == ["speed.ttft.compute", "speed.ttft.memory"]
 
 
 @pytest.fixture(scope="module")

@@ -80,24 +80,10 @@ def test_build_check_names_the_line_of_a_formula_that_disagrees():
 # Figures whose value is the datum or assumption itself explain themselves through their catalog entry.
 READS = ("catalog", "datasheet", "scenario", "vendor", "published", "as claimed", "batch size", "GPUs in",
          "context per", "number of", "industry", "context length", "2:4 structured sparsity")
-# Derived figures still shown in the popover with their formula in words and their sources only, and why.
-WITHOUT_SUBSTITUTION = {
-    "ranges (low to high), which a formula of single numbers cannot carry": (
-        "speedup.infercom-gpt-oss-120b.vs_typical", "speedup.infercom-minimax-m2.vs_typical",
-        "speedup.gpt-oss-120b.vs_gpu_measured", "speedup.minimax-m2.vs_gpu_measured", "power.ratio", "agent.time.gpu"),
-    "sums over per-layer specs of mixed attention or precision (the popover lists the config as input)": (
-        "kv.llama70b.bytes_per_token_long", "kv.deepseek-v3.bytes_per_token_long", "kv.gpt-oss-120b.bytes_per_token_long",
-        "kv.gpt-oss-120b.bytes_per_token_short", "weights.gpt-oss-120b.bytes", "weights.deepseek-v3.bytes",
-        "weights.gpt-oss-120b.read_per_token", "weights.gpt-oss-120b.bytes_bf16", "weights.minimax-m2.read_per_token",
-        "weights.deepseek-v3.read_per_token", "precision.gpt-oss-120b.experts_bits", "precision.deepseek-v3.bits",
-        "params.llama70b.active"),
-    "roofline steps with attention and prefill terms (a max() of memory and compute)": (
-        "speed.ttft", "speed.per_request_fp8", "speed.util", "util.llama70b.batch1", "util.llama70b.batch_large",
-        "intensity.llama70b.batch.64"),
-}
 # The deployment model's figures (issue 9 parts 4 and 5): bytes summed over per-layer specs, ranges,
 # a floor, a roofline step at a batch, and each measurement row's expected speed and explanation
 # (efficiency, messages and speculation differ per row; measured.py computes them).
+WITHOUT_SUBSTITUTION = {}
 WITHOUT_SUBSTITUTION["deployment model: per-layer sums, ranges, a floor, per-row steps and the explanation search"] = (
     "deploy.llama70b.h100x8.bytes_per_gpu", "deploy.deepseek-v3.held_8k", "flops.llama70b.per_token_8k",
     "deploy.aa-gpu-gpt-oss-120b.over_ceiling", "deploy.aa-gpu-llama-3.1-70b.over_expected",
@@ -108,10 +94,178 @@ WITHOUT_SUBSTITUTION["deployment model: per-layer sums, ranges, a floor, per-row
 
 
 def test_every_derived_figure_has_a_formula_or_a_stated_reason():
-    """A new derived figure must come with its formula object, or be listed above with the reason it has none."""
+    """A derived figure comes with its formula object; the only stated reason for none is that it reads one datum."""
     listed = {f for ids in WITHOUT_SUBSTITUTION.values() for f in ids}
     derived = {k for k, f in REG.items() if not f.formula.startswith(READS)}
     missing = sorted(derived - set(FORMULAS) - listed)
     assert missing == [], f"derived figures without a formula object: {missing}"
     assert not listed & set(FORMULAS), "a figure listed as without substitution now has one: drop it from the list"
     assert listed <= set(REG), sorted(listed - set(REG))
+
+
+def test_the_three_kinds_that_once_had_no_formula_now_have_one():
+    """Ranges, sums over mixed per-layer specs and roofline steps (max) each evaluate to the printed value."""
+    from sitebuild.checks.formulas import agrees
+    for fig_id in ("speedup.gpt-oss-120b.vs_gpu_measured", "power.ratio", "kv.gpt-oss-120b.bytes_per_token_long",
+                   "weights.minimax-m2.read_per_token", "speed.per_request_fp8", "speed.ttft", "util.llama70b.batch_large"):
+        assert agrees(REG[fig_id], FORMULAS[fig_id].evaluate(REG)), fig_id
+    assert "max(" in FORMULAS["speed.per_request_fp8"].expr and "max(" in FORMULAS["speed.ttft"].expr
+
+
+# ---------------------------------------------------------------- ranges
+
+def _catalog_numbers(section: str, key: str) -> dict:
+    import pathlib
+    import tomllib
+    root = pathlib.Path(__file__).resolve().parent.parent
+    return tomllib.loads((root / "calculators" / "catalog.toml").read_text(encoding="utf-8"))[section][key]
+
+
+def test_hand_check_of_a_range_formula():
+    """Infercom's 713 tok/s for gpt-oss-120b against the measured GPU range (Artificial Analysis): both ends,
+    713 ÷ high and 713 ÷ low, and the reader sees both substitutions, the low end first."""
+    infercom = _catalog_numbers("measurements", "infercom-gpt-oss-120b")
+    gpu = _catalog_numbers("measurements", "aa-gpu-gpt-oss-120b")
+    assert infercom["low"] == infercom["high"] == 713
+    low, high = FORMULAS["speedup.gpt-oss-120b.vs_gpu_measured"].evaluate(REG)
+    assert low == pytest.approx(713 / gpu["high"]) and high == pytest.approx(713 / gpu["low"])
+    text = FORMULAS["speedup.gpt-oss-120b.vs_gpu_measured"].substituted(REG, "en", lambda m, c=None: m).replace("\xa0", " ")
+    first, second = text.split(" … ")
+    assert f"{gpu['high']:,} tok/s" in first and f"{gpu['low']:,} tok/s" in second and first.startswith("713 tok/s")
+
+
+def test_a_term_can_read_one_end_of_a_range():
+    """agent.time.gpu uses the fastest GPU route, the high end of a measured range: a single number, not a range."""
+    gpu = _catalog_numbers("measurements", "gpu-minimax-m2")
+    assert gpu["low"] != gpu["high"]
+    got = FORMULAS["agent.time.gpu"].evaluate(REG)
+    assert not isinstance(got, tuple)
+    assert got == pytest.approx(20 * (0.5 + 1000 / gpu["high"]))   # 20 calls, 0.5 s TTFT, 1,000 tokens each (scenarios.py)
+    with pytest.raises(ValueError):
+        formulas.F("{a}", a=("x", "measured.gpu-minimax-m2", "middle"))
+
+
+def test_a_range_needs_every_end_choice():
+    """Two ranges in one formula: the extremes come from opposite ends (a ÷ b is lowest at low a and high b)."""
+    f = formulas.F("{a} ÷ {b}", a=("x", "power.gpu-rack"), b=("y", "speedup.gpt-oss-120b.vs_gpu_measured"))
+    (lo_a, hi_a), (lo_b, hi_b) = REG["power.gpu-rack"].value, REG["speedup.gpt-oss-120b.vs_gpu_measured"].value
+    assert f.evaluate(REG) == pytest.approx((lo_a / hi_b, hi_a / lo_b))
+
+
+# ------------------------------------------------- sums over mixed per-layer specs
+
+def _config(name: str) -> dict:
+    import json
+    import pathlib
+    return json.loads((pathlib.Path(__file__).resolve().parent.parent / "calculators" / "configs" / name).read_text(encoding="utf-8"))
+
+
+def test_hand_check_of_gpt_oss_kv_per_token_from_its_config():
+    """gpt-oss-120b config.json: 36 layers alternating sliding (window 128) and full attention, 8 KV heads of 64 values.
+    Past the window only the 18 full layers grow: 18 × 2 (K, V) × 8 × 64 × 2 bytes = 36,864 B; inside it all 36 do."""
+    c = _config("gpt-oss-120b.json")
+    assert (c["num_hidden_layers"], c["num_key_value_heads"], c["head_dim"], c["sliding_window"]) == (36, 8, 64, 128)
+    assert c["layer_types"].count("full_attention") == c["layer_types"].count("sliding_attention") == 18
+    assert FORMULAS["kv.gpt-oss-120b.bytes_per_token_long"].evaluate(REG) == 18 * 2 * 8 * 64 * 2 == 36_864
+    assert FORMULAS["kv.gpt-oss-120b.bytes_per_token_short"].evaluate(REG) == 36 * 2 * 8 * 64 * 2
+    text = FORMULAS["kv.gpt-oss-120b.bytes_per_token_long"].substituted(REG, "en", lambda m, c=None: m).replace("\xa0", " ")
+    assert text.startswith("18 layers with full attention × 2,048 ") and "18 sliding-window layers × 0 " in text
+
+
+def test_hand_check_of_gpt_oss_weights_per_precision_group():
+    """gpt-oss-120b stores its experts in MXFP4 (4 bits + an 8-bit scale per 32 values = 4.25 bits), the rest in BF16.
+    Experts from the config: 36 layers × 128 experts × (3 × 2,880 × 2,880 + 2 × 2,880 + 2,880 biases) parameters."""
+    c = _config("gpt-oss-120b.json")
+    h, inter, layers, experts = c["hidden_size"], c["intermediate_size"], c["num_hidden_layers"], c["num_local_experts"]
+    expert_params = layers * experts * (3 * h * inter + 2 * inter + h)
+    assert REG["params.gpt-oss-120b.mxfp4"].value == expert_params
+    bf16 = REG["params.gpt-oss-120b.bf16"].value
+    assert FORMULAS["weights.gpt-oss-120b.bytes"].evaluate(REG) == pytest.approx(bf16 * 2 + expert_params * 4.25 / 8)
+    assert REG["weights.gpt-oss-120b.bytes"].value == pytest.approx(bf16 * 2 + expert_params * 4.25 / 8)
+
+
+def test_hand_check_of_llama_active_parameters():
+    """Llama 3.1 70B: every parameter but the input embedding table, 128,256 rows of 8,192 values (config.json)."""
+    c = _config("llama-3.1-70b.json")
+    assert FORMULAS["params.llama70b.active"].evaluate(REG) == REG["params.llama70b"].value - c["vocab_size"] * c["hidden_size"]
+
+
+# ----------------------------------------------------------------- roofline: max()
+
+def test_max_and_min_are_evaluated_and_nothing_else_is_called():
+    f = formulas.F("max({a}, {b}) − min({a}, {b})", a=("x", 3), b=("y", 5))
+    assert f.evaluate(REG) == 2
+    for bad in ("max({a})", "abs({a})", "max({a}, b={a})", "pow({a}, 2)"):
+        with pytest.raises((ValueError, SyntaxError)):
+            formulas.F(bad, a=("x", 2)).evaluate(REG)
+
+
+def test_hand_check_of_the_fp8_roofline_step():
+    """Llama 3.1 70B on 8 H100 at FP8, batch 1, 2,000 tokens of context (speed scenario), from the config and datasheet:
+    memory = ((69.5e9 active + 8,192) × 1 B + 2,000 × 327,680 B) ÷ (8 × 3.35 TB/s);
+    compute = (2 × 69.5e9 + 80 × 4 × 64 × 128 × 2,000) ÷ (8 × 1,979 TFLOP/s); speed = 1 ÷ max(memory, compute)."""
+    c = _config("llama-3.1-70b.json")
+    layers, heads, hidden = c["num_hidden_layers"], c["num_attention_heads"], c["hidden_size"]
+    head_dim, kv_heads = hidden // heads, c["num_key_value_heads"]
+    active = REG["params.llama70b.active"].value
+    kv_per_token = layers * 2 * kv_heads * head_dim * 2
+    memory = ((active + hidden) * 1 + 2000 * kv_per_token) / (8 * 3.35e12)
+    compute = (2 * active + layers * 4 * heads * head_dim * 2000) / (8 * 1979e12)
+    assert FORMULAS["speed.fp8.memory_time"].evaluate(REG) == pytest.approx(memory)
+    assert FORMULAS["speed.fp8.compute_time"].evaluate(REG) == pytest.approx(compute)
+    assert FORMULAS["speed.per_request_fp8"].evaluate(REG) == pytest.approx(1 / max(memory, compute))
+    assert REG["speed.per_request_fp8"].value == pytest.approx(1 / max(memory, compute))
+
+
+# ------------------------------------------------ the build check: fault injection
+
+def _check_with(fig_id, value):
+    import dataclasses
+    import pathlib
+    from sitebuild.checks import formulas as check
+    root = pathlib.Path(__file__).resolve().parent.parent
+    reg = dict(REG)
+    reg[fig_id] = dataclasses.replace(REG[fig_id], value=value)
+    problems = [p for p in check.check(reg, root) if f"{fig_id!r}" in p.message]
+    text = (root / "calculators" / "formulas.py").read_text(encoding="utf-8").splitlines()
+    return problems, text
+
+
+def test_build_check_names_the_line_of_a_range_whose_high_end_disagrees():
+    low, high = REG["speedup.gpt-oss-120b.vs_gpu_measured"].value
+    problems, text = _check_with("speedup.gpt-oss-120b.vs_gpu_measured", (low, high * 1.2))
+    assert [p.code for p in problems] == ["formula-disagrees"]
+    p = problems[0]
+    assert p.path == "calculators/formulas.py" and p.severity == "error" and "gives 1.04392 to 1.4701 but" in p.message
+    assert '"gpt-oss-120b"' in text[p.line - 1] and "vs_gpu_measured" in text[p.line + 0]   # the loop's data, then its formula
+
+
+def test_build_check_names_the_line_of_a_range_printed_as_one_number():
+    problems, text = _check_with("power.ratio", 4.0)
+    assert [p.code for p in problems] == ["formula-disagrees"] and '"power.ratio"' in text[problems[0].line - 1]
+
+
+def test_build_check_names_the_line_of_a_max_formula_that_disagrees():
+    """The FP8 step printed faster than the slower side of its roofline allows: the build stops at the formula's line."""
+    problems, text = _check_with("speed.per_request_fp8", REG["speed.per_request_fp8"].value * 1.5)
+    assert [p.code for p in problems] == ["formula-disagrees"]
+    assert '"speed.per_request_fp8"' in text[problems[0].line - 1] and "max(" in text[problems[0].line - 1]
+
+
+def test_the_build_stops_at_the_line_of_a_range_and_of_a_max_formula_that_disagree(tmp_path):
+    """Fault injection through `mkdocs build --strict` on a copy: a range formula whose high end is capped (min)
+    and a roofline step whose max() became min() each stop the build, named by file and line (for a loop, the
+    line of its data that names the figure)."""
+    from checkutil import build, copy_project, edit_line, line_matching
+    root = copy_project(tmp_path / "p")
+    path = root / "calculators" / "formulas.py"
+    ranged = line_matching(path, r'_FORMULAS\[f"speedup\.\{_key\}\.vs_gpu_measured"\]')
+    edit_line(path, ranged, lambda s: s.replace('F("{v} ÷ {gpu}"', 'F("min({v} ÷ {gpu}, 1.3)"'))
+    roof = line_matching(path, r'"speed\.per_request_fp8": F\("\{one\} ÷ max\(')
+    edit_line(path, roof, lambda s: s.replace("max(", "min("))
+    done = build(root, tmp_path / "site")
+    assert done.returncode != 0
+    out = done.stdout + done.stderr
+    assert f"calculators/formulas.py:{ranged - 1}: error: formula of 'speedup.gpt-oss-120b.vs_gpu_measured' gives 1.04392 to 1.3 " in out
+    assert f"calculators/formulas.py:{ranged - 1}: error: formula of 'speedup.minimax-m2.vs_gpu_measured'" in out  # same loop
+    assert f"calculators/formulas.py:{roof}: error: formula of 'speed.per_request_fp8' gives " in out

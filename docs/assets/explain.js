@@ -24,7 +24,8 @@
     return node;
   }
 
-  function inputItem(input) {
+  function inputItem(ref) {
+    const input = data.src[ref]; // each catalog entry once per page, named by its reference
     const title = input.url ? el("a", { href: input.url, rel: "noopener" }, input.title) : input.title;
     return el("li", null,
       el("strong", null, input.name), " — ", title, ` (${input.kind}), ${data.ui.accessed} ${input.accessed}; `,
@@ -33,6 +34,10 @@
 
   function termItem(term) {
     const row = el("li", null, el("strong", null, term.value), " — ", term.words);
+    if (term.expression) {
+      // one level down: the term's own formula with its values, folded so the box stays short
+      row.append(el("details", { class: "explain-more" }, el("summary", null, data.ui.formula), el("span", { class: "explain-expr" }, term.expression)));
+    }
     if (term.inputs && term.inputs.length) row.append(el("ul", null, ...term.inputs.map(inputItem)));
     else if (term.assumption) row.append(" (", term.assumption, ")");
     return row;
@@ -123,7 +128,7 @@
 
   function init() {
     const script = document.getElementById("fig-provenance");
-    data = script ? JSON.parse(script.textContent) : { figs: {}, ui: {}, urls: {} };
+    data = script ? JSON.parse(script.textContent) : { figs: {}, src: {}, ui: {}, urls: {} };
     for (const fig of document.querySelectorAll("a.fig[data-fig]")) {
       if (!data.figs[fig.dataset.fig]) continue;
       fig.setAttribute("aria-haspopup", "dialog");

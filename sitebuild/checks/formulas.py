@@ -19,23 +19,31 @@ REL = "calculators/formulas.py"
 
 
 def _line(text: str, fig_id: str) -> int:
-    """The line that defines `fig_id`'s formula (a literal key, or the f-string of a loop)."""
+    """The line that defines `fig_id`'s formula: a literal key, else an f-string key of a loop, else any mention."""
     lines = text.splitlines()
+    key = re.compile(r'(^|[{,(\s])"' + re.escape(fig_id) + r'"\s*:|_FORMULAS\["' + re.escape(fig_id) + r'"\]\s*=')
     for n, line in enumerate(lines, 1):
-        if f'"{fig_id}"' in line:
+        if key.search(line):
             return n
-    stem = fig_id.rsplit(".", 1)[0]
     for n, line in enumerate(lines, 1):
-        if re.search(r'f"' + re.escape(stem) + r"\.\{", line):
-            return n
-    return 0
+        for literal in re.findall(r'_FORMULAS\[f"([^"]+)"\]', line):
+            pattern = "".join("(.+)" if part.startswith("{") else re.escape(part) for part in re.split(r"(\{[^}]*\})", literal))
+            match = re.fullmatch(pattern, fig_id)
+            if match:  # a loop: the row of its data that names this figure, else the loop's formula
+                rows = [m for m, row in enumerate(lines, 1) for g in match.groups() if f'("{g}",' in row]
+                return rows[0] if rows else n
+    return next((n for n, line in enumerate(lines, 1) if f'"{fig_id}"' in line), 0)
 
 
-def agrees(figure, got: float) -> bool:
-    """The formula's result prints as the figure does (its rounding), in every language's format."""
+def agrees(figure, got) -> bool:
+    """The formula's result prints as the figure does (its rounding), in every language's format;
+    a range must agree at both ends, and a range never agrees with a single number or the reverse."""
     import dataclasses
+    ends = got if isinstance(got, tuple) else (got,)
+    if isinstance(figure.value, tuple) != isinstance(got, tuple) or not all(math.isfinite(v) for v in ends):
+        return False
     shown = dataclasses.replace(figure, value=got)
-    return math.isfinite(got) and all(shown.format(lang) == figure.format(lang) for lang in ("en", "de"))
+    return all(shown.format(lang) == figure.format(lang) for lang in ("en", "de"))
 
 
 def check(registry: dict, root: pathlib.Path) -> list:
@@ -55,8 +63,9 @@ def check(registry: dict, root: pathlib.Path) -> list:
         except (ValueError, SyntaxError, ZeroDivisionError, TypeError) as err:
             out.append(Problem(REL, line, ERROR, "formula-broken", f"formula of {fig_id!r} cannot be evaluated: {err}"))
             continue
-        if isinstance(value, tuple) or not agrees(registry[fig_id], got):
+        if not agrees(registry[fig_id], got):
+            shown = " to ".join(f"{v:.6g}" for v in got) if isinstance(got, tuple) else f"{got:.6g}"
             out.append(Problem(REL, line, ERROR, "formula-disagrees",
-                               f"formula of {fig_id!r} gives {got:.6g} but the figure is {value!r}: the popover would show "
+                               f"formula of {fig_id!r} gives {shown} but the figure is {value!r}: the popover would show "
                                f"arithmetic that does not add up; fix the formula or the figure"))
     return out
