@@ -104,7 +104,6 @@ def define_env(env):
     env.macro(lambda: translations.status_page(ROOT, tr), "translation_status")
     env.macro(lambda: tables.sources_table(lang(), tr), "sources_table")
     env.macro(lambda: tables.figures_table(lang(), tr), "figures_table")
-    env.macro(lambda: tables.factcheck_table(lang(), tr), "factcheck_table")
 
     def cite(src) -> str:
         number, occurrence = _CITATIONS.cite(src)
@@ -116,6 +115,7 @@ def define_env(env):
         _FIGS_ON_PAGE.append(id)
         return figure_html(id, figures.get(id).format(lang()), lang(), href=f"{_page_url(env, lang(), 'sources/')}#fig-{escape(id)}")
 
+    env.macro(lambda: tables.factcheck_table(lang(), tr, table_fig), "factcheck_table")
     env.macro(lambda: tables.measurements_table(lang(), tr, table_fig, cite), "measurements_table")
 
 

@@ -135,37 +135,38 @@ _PART_PHRASES = {
 }
 
 
-def _part_cell(res_part: claims.PartResult, reg: dict, lang: str, tr) -> str:
-    fig = reg[res_part.matched or res_part.part.figure]
+def _part_cell(res_part: claims.PartResult, tr, fig) -> str:
+    """The computed value a claim part is compared with; the figure explains itself (popover, sources row)."""
     verdict = tr(res_part.verdict, "verdict")
     mode = res_part.part.mode if res_part.verdict in ("correct", "rounding") else "about"
-    phrase = escape(tr(_PART_PHRASES[mode]) if mode != "about" else _PART_PHRASES[mode]).replace("{value}", f"<strong>{escape(fig.format(lang))}</strong>")
-    return f"{phrase} <small>({escape(verdict)}; <code>{escape(fig.id)}</code>)</small>"
+    phrase = escape(tr(_PART_PHRASES[mode]) if mode != "about" else _PART_PHRASES[mode])
+    return f"{phrase.replace('{value}', '<strong>' + fig(res_part.matched or res_part.part.figure) + '</strong>')} <small>({escape(verdict)})</small>"
 
 
-def _note(c: claims.Claim, reg: dict, lang: str, tr) -> str:
+def _note(c: claims.Claim, tr, fig) -> str:
     """The claim's note with its computed numbers put in (each a figure the note names)."""
     if not c.note:
         return ""
     text = escape(tr(c.note, "claim-note"))
     for slot, fig_id in c.note_figures:
-        f = reg[fig_id]
-        text = text.replace("{" + slot + "}", f'<span class="fig" data-fig="{escape(fig_id)}">{escape(f.format(lang))}</span>')
+        text = text.replace("{" + slot + "}", fig(fig_id))
     return text
 
 
-def factcheck_table(lang: str, tr) -> str:
-    """The claims beside what the model computes, with the computed verdict and its reason."""
-    reg = figures.registry()
+def factcheck_table(lang: str, tr, fig) -> str:
+    """The claims beside what the model computes, with the computed verdict and its reason.
+
+    `fig(id)` prints a figure as the page's table figures do (a link to its sources row that the
+    popover explains in place), so every computed value here shows its formula and inputs."""
     heads = [tr("Claim"), tr("The site's calculation"), tr("Verdict"), tr("Why")]
     rows = []
     for res in claims.results():
         c = res.claim
         if res.parts:
-            computed = "<br>".join(_part_cell(p, reg, lang, tr) for p in res.parts)
+            computed = "<br>".join(_part_cell(p, tr, fig) for p in res.parts)
         else:
-            computed = "<br>".join(f"{escape(reg[f].format(lang))} <small>(<code>{escape(f)}</code>)</small>" for f in c.offers) or "–"
-        why = _note(c, reg, lang, tr)
+            computed = "<br>".join(fig(f) for f in c.offers) or "–"
+        why = _note(c, tr, fig)
         rows.append([f"{c.n}. {escape(tr(c.text, 'claim'))}", computed,
                      f'<span class="verdict verdict-{res.verdict}">{escape(tr(res.verdict, "verdict"))}</span>', why])
     return _table(heads, rows, "factcheck-table")

@@ -142,7 +142,8 @@ def test_deepseek_deployable_counts_are_whole_nodes_and_not_below_the_bare_minim
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_claim_notes_print_their_computed_figures(lang):
-    out = tables.factcheck_table(lang, lambda m, c=None: STRINGS.get(m, lang, c))
+    fig = lambda i: f'<span class="fig" data-fig="{i}">{html.escape(figures.get(i).format(lang))}</span>'  # noqa: E731
+    out = tables.factcheck_table(lang, lambda m, c=None: STRINGS.get(m, lang, c), fig)
     for n in (6, 14):
         claim = next(c for c in claims.CLAIMS if c.n == n)
         for slot, fig_id in claim.note_figures:
