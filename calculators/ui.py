@@ -51,7 +51,7 @@ _BATCH = Field("batch", N_("Batch size"), "count", MAX_COUNT)
 _DEVICES = Field("devices", N_("Number of devices"), "count", MAX_COUNT)
 # the deployment: the devices split into pipeline stages (tensor parallel within a stage), experts whole or split
 _PP = Field("pp", N_("Pipeline stages"), "count", 10_000)
-_EP = Field("ep", N_("Expert parallelism (MoE models)"), "ep")
+_EP = Field("ep", N_("Expert parallelism (mixture of experts only)"), "ep")
 # the assumptions behind "expected": a share of peak bandwidth (0 refused, at most 100 %)
 # and the latency of each message between devices (not negative)
 _EFFICIENCY = Field("efficiency", N_("Achieved share of memory bandwidth (%)"), "percent", 100)

@@ -46,6 +46,9 @@ def fits(cat, sv, context=8192, batch=1) -> list[str]:
     out = ["| model | device | before | TP | PP | TP×PP | DP-attn | best | lower bound | deployable (reserve, nodes) |",
            "|---|---|---|---|---|---|---|---|---|---|"]
     for m in cat.models.values():
+        if m.arch is None:   # no config.json: its layers are unknown, so no layout can be computed
+            out.append(f"| {m.key} (no config.json) | – | – | – | – | – | – | – | – | – |")
+            continue
         shape = D.shape_from_catalog(m)
         for dev in cat.devices.values():
             try:
