@@ -49,6 +49,21 @@ def speculation(inputs: dict, m: catalog.Model):
     return SP.Speculative(SP.MTPModules(1, max(len(layers), 1)), k, float(inputs["spec_acceptance"]) / 100)
 
 
+def default_latency_us() -> float:
+    """The default per-message latency, in µs: the published small all-reduce measurement for the link
+    of the default device's platform (serving.toml; NVLink 4 for H100), 0 where none is published."""
+    sv = serving.load()
+    plat = sv.platforms.get(DEFAULT_DEVICE)
+    lat = sv.interconnects[plat.interconnect].latency_s if plat else None
+    return round((lat or 0.0) * 1e6, 1)
+
+
+# Expert parallelism: off (each expert split over the stage's devices) or on (experts placed whole).
+EP_OFF, EP_ON = "off", "on"
+EP_CHOICES = (EP_OFF, EP_ON)
+DEFAULT_DEVICE = "h100-sxm"
+
+
 def default_efficiency_percent() -> float:
     """The decode calculator's default achieved share of bandwidth: serving.toml's published
     decode-kernel measurement (FlashMLA on H800), in percent, to the 0.1 % a reader can type."""
@@ -62,6 +77,7 @@ def N_(msgid: str) -> str:
 
 
 CUSTOM_LABEL = N_("custom model")
+EP_LABELS = {EP_OFF: N_("off"), EP_ON: N_("on")}
 
 
 @dataclass(frozen=True)
@@ -87,15 +103,16 @@ class Result:
 DEFAULTS = {
     "kv_cache": {"model": "llama-3.1-70b", "kv_precision": "bf16", "context": 32 * 1024, "batch": 1,
                  "device": "h100-sxm", "layers": 80, "kv_heads": 8, "head_dim": 128, "config": ""},
-    "decode": {"model": "llama-3.1-70b", "weight_precision": AS_RELEASED, "device": "h100-sxm", "devices": 8,
-               "batch": 1, "context": 8 * 1024, "kv_precision": "bf16", "config": "",
-               # no vendor publishes a per-message latency for these links (serving.toml): 0 µs, a bound the reader can raise
-               "efficiency": default_efficiency_percent(), "latency_us": 0.0,
+    "decode": {"model": "llama-3.1-70b", "weight_precision": AS_RELEASED, "device": DEFAULT_DEVICE, "devices": 8,
+               "pp": 1, "ep": EP_OFF, "batch": 1, "context": 8 * 1024, "kv_precision": "bf16", "config": "",
+               # published measurements (serving.toml): FlashMLA's share of bandwidth, a small NVLink all-reduce
+               "efficiency": default_efficiency_percent(), "latency_us": default_latency_us(),
                "spec_k": 0, "spec_acceptance": default_acceptance_percent()},
     "fit": {"model": "deepseek-v3", "weight_precision": AS_RELEASED, "kv_precision": "bf16",
             "context": 32 * 1024, "batch": 8, "config": ""},
-    "latency": {"model": "llama-3.1-70b", "config": "", "device": "h100-sxm", "devices": S.SPEED_DEVICES, "prompt": S.SPEED_PROMPT,
-                "output": S.SPEED_OUTPUT, "steps": S.AGENT_STEPS, "tool_s": 0.0, "kv_precision": "bf16",
+    "latency": {"model": "llama-3.1-70b", "config": "", "device": DEFAULT_DEVICE, "devices": S.SPEED_DEVICES, "pp": 1,
+                "ep": EP_OFF, "prompt": S.SPEED_PROMPT, "output": S.SPEED_OUTPUT, "steps": S.AGENT_STEPS, "tool_s": 0.0,
+                "kv_precision": "bf16", "efficiency": default_efficiency_percent(), "latency_us": default_latency_us(),
                 "spec_k": 0, "spec_acceptance": default_acceptance_percent()},
 }
 
@@ -136,26 +153,49 @@ def compute_precision(m: catalog.Model, weights: str | None, device: catalog.Dev
     return "fp8" if catalog.precision_label(prec).lower() in NARROW and "fp8" in device.peak_flops else "bf16"
 
 
+def deployment(inputs: dict) -> D.Deployment:
+    """The layout the reader chose: devices split into `pp` pipeline stages of devices / pp tensor-parallel
+    devices each (ui.py refuses a count that does not divide), experts placed whole when EP is on."""
+    n, pp = int(inputs["devices"]), int(inputs.get("pp", 1))
+    return D.Deployment(tp=max(n // pp, 1), pp=pp, ep=inputs.get("ep", EP_OFF) == EP_ON)
+
+
 def step(inputs: dict, cat: catalog.Catalog) -> M.Step:
-    """The decode step the decode calculator and its chart show."""
+    """The decode step the decode calculator and its chart show: the ceiling for one token.
+
+    A token passes the pipeline stages in turn, and within a stage its tp devices stream their shares
+    at once, so the per-token time is the sum of the stage times: all bytes over tp devices. Pipeline
+    stages add memory, not speed; the model is therefore timed on the tensor-parallel degree."""
     m, d = model(inputs, cat), cat.devices[inputs["device"]]
     weights = weight_precision(inputs)
-    return M.decode_step(m, d, devices=int(inputs["devices"]), batch=int(inputs["batch"]),
+    return M.decode_step(m, d, devices=deployment(inputs).tp, batch=int(inputs["batch"]),
                          context=int(inputs["context"]), kv_precision=inputs["kv_precision"],
                          weight_precision=weights, compute_precision=compute_precision(m, weights, d))
 
 
+def latency_step(inputs: dict) -> dict:
+    """The latency calculator's inputs as a decode step sees them: one request, released weights,
+    the cache of the prompt and half the output (the mean over the answer)."""
+    prompt, out = int(inputs["prompt"]), int(inputs["output"])
+    return dict(inputs, weight_precision=AS_RELEASED, batch=1, context=prompt + out // 2)
+
+
 def latency_parts(inputs: dict, cat: catalog.Catalog) -> dict:
-    """Seconds of one model call (TTFT, decode) and of the agent loop, with the speed used."""
+    """Seconds of one model call (TTFT, decode) and of the agent loop, with the speeds used:
+    the ceiling, and the expected speed (efficiency, communication, speculative decoding) the times use."""
     m, d = model(inputs, cat), cat.devices[inputs["device"]]
-    n, prompt, out, steps = int(inputs["devices"]), int(inputs["prompt"]), int(inputs["output"]), int(inputs["steps"])
-    ttft = M.prefill_time(m, d, prompt, devices=n)
-    speed = M.decode_step(m, d, devices=n, context=prompt + out // 2, kv_precision=inputs["kv_precision"]).tokens_per_s
+    prompt, out, steps = int(inputs["prompt"]), int(inputs["output"]), int(inputs["steps"])
+    ttft = M.prefill_time(m, d, prompt, devices=deployment(inputs).tp)   # the prompt passes the stages in turn too
+    decode_inputs = latency_step(inputs)
+    s = step(decode_inputs, cat)
+    e = expected_step(decode_inputs, cat, s)
+    speed = e.expected_tokens_per_s
     spec = speculation(inputs, m)
     if spec is not None:   # tokens per verify step over the time of k proposals and one verify step
-        speed = spec.tokens_per_s(1 / speed)
+        speed = spec.tokens_per_s(e.expected_s)
     tool = float(inputs["tool_s"])
-    return {"ttft": ttft, "speed": speed, "decode": out / speed, "call": M.end_to_end_latency(ttft, out, speed),
+    return {"ttft": ttft, "ceiling": s.tokens_per_s, "speed": speed, "decode": out / speed, "expected": e,
+            "call": M.end_to_end_latency(ttft, out, speed),
             "tool": tool, "steps": steps, "loop": M.agent_loop_time(steps, ttft, out, speed) + steps * tool}
 
 
@@ -211,34 +251,61 @@ def link(device: catalog.Device):
 
 
 def expected_step(inputs: dict, cat: catalog.Catalog, s: M.Step) -> K.Step:
-    """The step as served: memory at the achieved share of bandwidth, then the tensor-parallel
-    all-reduces (two per layer, latency + bytes / bandwidth each, not overlapped) on the critical path.
+    """The step as served: memory at the achieved share of bandwidth, then the messages on the critical
+    path, none overlapped: tensor-parallel all-reduces (two per layer), pipeline hand-offs (one per stage
+    boundary), expert all-to-alls (two per MoE layer), each latency + bytes / bandwidth.
     Built on the ceiling's own bytes, so expected is never faster than the ceiling."""
     m, d = model(inputs, cat), cat.devices[inputs["device"]]
     shape = D.shape_from_catalog(m, inputs["kv_precision"], weight_precision(inputs))
-    msgs = K.messages(shape, D.Deployment(tp=int(inputs["devices"])), int(inputs["batch"]), link(d),
-                      float(inputs["latency_us"]) * 1e-6)
+    msgs = K.messages(shape, deployment(inputs), int(inputs["batch"]), link(d), float(inputs["latency_us"]) * 1e-6)
     bw = d.serving.bytes_per_s
     return K.Step(s.memory_s * bw, bw, float(inputs["efficiency"]) / 100, msgs, s.compute_s)
 
 
 COMM = N_("{time} ({count} all-reduces of {size} each)")
+# per kind of message (comm.COLLECTIVES): the value template, and the row label when several kinds add up
+COMM_KINDS = {"tp-allreduce": (COMM, N_("of which tensor-parallel all-reduces")),
+              "pp-handoff": (N_("{time} (hand-offs between stages: {count} × {size})"), N_("of which pipeline hand-offs")),
+              "ep-all-to-all": (N_("{time} (expert all-to-alls: {count} × {size})"), N_("of which expert all-to-alls"))}
 COMM_UNKNOWN = N_("not counted: the bandwidth of {link} is not published")
 COMM_LABEL = N_("Communication per step")
+LAYOUT_LABEL = N_("Layout")
+PIPELINE_LABEL = N_("Pipeline")
+PIPELINE = N_("{pp} stages in turn: each token passes every stage, so the stage times add up; stages add memory, not speed")
 SPEC_TOKENS = N_("Tokens per verify step (expected)")
 SPEC_SPEED = N_("Speed per request, expected, with speculative decoding")
-DECODE_STRINGS = (COMM, COMM_UNKNOWN, COMM_LABEL, SPEC_TOKENS, SPEC_SPEED)
+DECODE_STRINGS = (COMM, COMM_UNKNOWN, COMM_LABEL, SPEC_TOKENS, SPEC_SPEED, LAYOUT_LABEL, PIPELINE_LABEL, PIPELINE) \
+    + tuple(x for pair in COMM_KINDS.values() for x in pair)
 
 
-def _comm_row(e: K.Step, d: catalog.Device, locale: str) -> Row:
+def _message_fill(time_s: float, count: int, size: float, locale: str) -> tuple:
+    return (("time", _q(time_s, "seconds", locale), False), ("count", fmt.format_number(count, locale), False),
+            ("size", _q(size, "bytes", locale), False))
+
+
+def _comm_rows(e: K.Step, d: catalog.Device, locale: str) -> list:
+    """The step's communication: one row when one kind of message is sent, else the sum and a row per kind."""
     if e.unknown:
-        return Row(COMM_LABEL, COMM_UNKNOWN, fill=(("link", link(d).name, False),))
+        return [Row(COMM_LABEL, COMM_UNKNOWN, fill=(("link", link(d).name, False),))]
     if not e.messages:
-        return Row(COMM_LABEL, _q(0.0, "seconds", locale))
-    msg = e.messages[0]
-    return Row(COMM_LABEL, COMM, fill=(("time", _q(e.comm_s, "seconds", locale), False),
-                                       ("count", fmt.format_number(msg.count, locale), False),
-                                       ("size", _q(msg.wire_bytes, "bytes", locale), False)))
+        return [Row(COMM_LABEL, _q(0.0, "seconds", locale))]
+    if len(e.messages) == 1:
+        m = e.messages[0]
+        return [Row(COMM_LABEL, COMM_KINDS[m.what][0], fill=_message_fill(m.time_s, m.count, m.wire_bytes, locale))]
+    rows = [Row(COMM_LABEL, _q(e.comm_s, "seconds", locale))]
+    for m in e.messages:
+        template, label = COMM_KINDS[m.what]
+        rows.append(Row(label, template, fill=_message_fill(m.time_s, m.count, m.wire_bytes, locale)))
+    return rows
+
+
+def _layout_rows(inputs: dict, locale: str) -> list:
+    """The layout as data (TP8, TP4×PP2 EP) and, with stages, what they do to a token's time."""
+    dep = deployment(inputs)
+    rows = [Row(LAYOUT_LABEL, dep.label())]
+    if dep.pp > 1:
+        rows.append(Row(PIPELINE_LABEL, PIPELINE, fill=(("pp", fmt.format_number(dep.pp, locale), False),)))
+    return rows
 
 
 def decode(inputs: dict, locale: str, cat: catalog.Catalog | None = None) -> Result:
@@ -248,7 +315,7 @@ def decode(inputs: dict, locale: str, cat: catalog.Catalog | None = None) -> Res
     share = M.expert_share(model(inputs, cat), int(inputs["batch"]))
     # MoE only: each token picks k of E experts, so a batch of B reads 1 - (1 - k/E)^B of them, not k/E
     experts = [Row(EXPERT_SHARE, fmt.format_percent(share, locale, decimals=0))] if share is not None else []
-    rows = experts + [
+    rows = _layout_rows(inputs, locale) + experts + [
         Row(N_("Reading weights"), _q(s.weights_s, "seconds", locale)),
         Row(N_("Reading the KV cache"), _q(s.kv_s, "seconds", locale)),
         Row(N_("Arithmetic at peak"), _q(s.compute_s, "seconds", locale) if s.compute_s is not None else UNKNOWN),
@@ -258,7 +325,7 @@ def decode(inputs: dict, locale: str, cat: catalog.Catalog | None = None) -> Res
     rows += [Row(label, text) for label, text in zip(ceiling, (
         _q(s.time_s, "seconds", locale), _q(s.tokens_per_s, "tok_per_s", locale),
         _q(s.aggregate_tokens_per_s, "tok_per_s", locale)))]
-    rows.append(_comm_row(e, cat.devices[inputs["device"]], locale))
+    rows += _comm_rows(e, cat.devices[inputs["device"]], locale)
     rows += [Row(label, text) for label, text in zip(EXPECTED_ROWS, (
         _q(e.expected_s, "seconds", locale), _q(e.expected_tokens_per_s, "tok_per_s", locale),
         _q(batch * e.expected_tokens_per_s, "tok_per_s", locale)))]
@@ -330,12 +397,15 @@ def fit(inputs: dict, locale: str, cat: catalog.Catalog | None = None) -> Result
 def latency(inputs: dict, locale: str, cat: catalog.Catalog | None = None) -> Result:
     cat = cat or catalog.load()
     p = latency_parts(inputs, cat)
-    rows = [
+    spec = speculation(inputs, model(inputs, cat))
+    rows = _layout_rows(inputs, locale) + [
         Row(N_("Time to first token"), _q(p["ttft"], "seconds", locale)),
-        Row(N_("Speed per request"), _q(p["speed"], "tok_per_s", locale)),
-        Row(N_("End-to-end latency"), _q(p["call"], "seconds", locale)),
-        Row(N_("Agent loop"), _q(p["loop"], "seconds", locale)),
+        Row(CEILING_ROWS[1], _q(p["ceiling"], "tok_per_s", locale)),
     ]
+    rows += _comm_rows(p["expected"], cat.devices[inputs["device"]], locale)
+    rows.append(Row(SPEC_SPEED if spec is not None else EXPECTED_ROWS[1], _q(p["speed"], "tok_per_s", locale)))
+    rows += [Row(N_("End-to-end latency"), _q(p["call"], "seconds", locale)),
+             Row(N_("Agent loop"), _q(p["loop"], "seconds", locale))]
     return Result(rows, "")
 
 

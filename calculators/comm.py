@@ -53,7 +53,10 @@ def ring_allreduce_bytes(message: float, n: int) -> float:
 
 
 class TPAllReduce:
-    """After attention and after the MLP of every layer, the tp shards sum their partial outputs."""
+    """After attention and after the MLP of every layer, the tp shards sum their partial outputs.
+
+    With expert parallelism the MoE layers' second sum is the all-to-all's combine (EPAllToAll), not
+    an all-reduce, so those layers count one all-reduce (after attention), not two."""
 
     what = "tp-allreduce"
 
@@ -61,7 +64,8 @@ class TPAllReduce:
         if dep.tp == 1:
             return None
         msg = dep.requests_per_group(batch) * shape.hidden * act_bytes
-        return 2 * len(shape.layers), ring_allreduce_bytes(msg, dep.tp)
+        combined = sum(1 for l in shape.layers if l.experts) if dep.ep and dep.stage_devices > 1 else 0
+        return 2 * len(shape.layers) - combined, ring_allreduce_bytes(msg, dep.tp)
 
 
 class PPHandoff:

@@ -812,8 +812,8 @@ def _(c): return _X.default_efficiency(_serving(c))
 def _(c): return sum(m.count for m in _tp8_step70(c).messages if m.what == "tp-allreduce")
 
 
-@figure("deploy.llama70b.h100x8.comm_time", "seconds", "all-reduces × ring bytes per GPU ÷ NVLink bandwidth (latency 0 s: unpublished)",
-        [M_L70, "interconnects.nvlink4"], sig=2)
+@figure("deploy.llama70b.h100x8.comm_time", "seconds", "all-reduces × (ring bytes per GPU ÷ NVLink bandwidth + measured latency per message)",
+        [M_L70, "interconnects.nvlink4", "latencies.nvlink4"], sig=2)
 def _(c): return _tp8_step70(c).comm_s
 
 
@@ -879,6 +879,10 @@ def _(c): return _tp8_step70(c).streamed_bytes
 @figure("deploy.llama70b.h100x8.allreduce_bytes", "bytes", "ring all-reduce bytes per GPU per message: 2 × (GPUs − 1) ÷ GPUs × hidden × 2 bytes",
         [M_L70], sig=3)
 def _(c): return next(m.wire_bytes for m in _tp8_step70(c).messages if m.what == "tp-allreduce")
+
+
+@figure("interconnect.nvlink4.latency", "seconds", "published: measured NVLink 4 all-reduce latency per message (serving.toml)", ["latencies.nvlink4"], sig=2)
+def _(c): return _serving(c).interconnects["nvlink4"].latency_s
 
 
 @figure("interconnect.nvlink4.bandwidth", "bytes_per_s", "published: NVLink 4 bandwidth per GPU and direction (serving.toml)", ["interconnects.nvlink4"], sig=3)

@@ -278,8 +278,8 @@ for _ctx in (8192, 32768, 131072):
 _DEP70 = "deploy.llama70b.h100x8"
 _FORMULAS.update({
     f"{_DEP70}.allreduces": F("{two} × {layers}", two=("all-reduces per layer", 2), layers=("layers", f"{L70}.layers")),
-    f"{_DEP70}.comm_time": F("{n} × {b} ÷ {bw}", n=("all-reduces", f"{_DEP70}.allreduces"), b=("per GPU each", f"{_DEP70}.allreduce_bytes"),
-                             bw=("NVLink bandwidth", "interconnect.nvlink4.bandwidth")),
+    f"{_DEP70}.comm_time": F("{n} × ({b} ÷ {bw} + {lat})", n=("all-reduces", f"{_DEP70}.allreduces"), b=("per GPU each", f"{_DEP70}.allreduce_bytes"),
+                             bw=("NVLink bandwidth", "interconnect.nvlink4.bandwidth"), lat=("latency per message", "interconnect.nvlink4.latency")),
     f"{_DEP70}.ceiling": F("{bw} ÷ {b}", bw=("HBM bandwidth", "device.h100.bandwidth"), b=("per GPU and token", f"{_DEP70}.bytes_per_gpu")),
     f"{_DEP70}.expected": F("{one} ÷ ({b} ÷ ({bw} × {eff}) + {comm})", one=("token", 1), b=("per GPU and token", f"{_DEP70}.bytes_per_gpu"),
                             bw=("HBM bandwidth", "device.h100.bandwidth"), eff=("achieved", "efficiency.default"),

@@ -32,6 +32,8 @@ class Interconnect:
     latency_s: float | None
     src: Source
     unpublished: str = ""
+    latency_src: Source | None = None   # the measurement latency_s comes from (no datasheet states it)
+    latency_note: str = ""              # what was measured: message size, GPU count, software
 
 
 @dataclass(frozen=True)
@@ -125,6 +127,19 @@ class Serving:
     acceptance: dict
     measurements: dict
 
+    @property
+    def latencies(self) -> dict:
+        """Links whose per-message latency is measured, as figure inputs (`latencies.<link>`): a
+        latency's source is the measurement's (latency_src), not the link's datasheet."""
+        return {k: _LatencyRecord(f"{i.name}: {i.latency_note}", i.latency_src)
+                for k, i in self.interconnects.items() if i.latency_src is not None}
+
+
+@dataclass(frozen=True)
+class _LatencyRecord:
+    name: str
+    src: Source
+
 
 def _fraction(entry, name, value):
     if not 0 < value <= 1:
@@ -139,7 +154,20 @@ def _interconnect(key, raw):
     why = _opt(e, raw, "unpublished", str, "").strip()
     if (bw is None or lat is None) and not why:
         raise CatalogError(e, "unpublished", "bandwidth or latency missing: say in `unpublished` what is not published")
-    return Interconnect(key, _req(e, raw, "name", str), bw, lat, _source(e, raw), why)
+    lat_src, lat_note = None, ""
+    if lat is not None:
+        # the latency is a measurement, not the datasheet's: it carries its own source (latency_source, ...)
+        sub = {k[len("latency_"):]: v for k, v in raw.items() if k.startswith("latency_") and k != "latency_s"}
+        if "source" not in sub:
+            raise CatalogError(e, "latency_source", "a latency needs the measurement it comes from (latency_source, latency_url, ...)")
+        try:
+            lat_src = _source(e, sub)
+        except CatalogError as err:   # name the field as the file spells it
+            raise CatalogError(e, f"latency_{err.field}", err.problem) from None
+        lat_note = _req(e, raw, "latency_note", str).strip()
+        if not lat_note:
+            raise CatalogError(e, "latency_note", "say what was measured: message size, GPU count, software")
+    return Interconnect(key, _req(e, raw, "name", str), bw, lat, _source(e, raw), why, lat_src, lat_note)
 
 
 def _platform(key, raw, devices, links):

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
 from . import byo, byo_ui, calc_charts, calcs, catalog, fmt
+from . import deployment as D
 from . import model as M
 from .calcs import N_
 from .markup import escape
@@ -48,6 +49,13 @@ _W_PREC = Field("weight_precision", N_("Weight precision"), "weight_precision")
 _CONTEXT = Field("context", N_("Context length (tokens)"), "tokens", MAX_TOKENS)
 _BATCH = Field("batch", N_("Batch size"), "count", MAX_COUNT)
 _DEVICES = Field("devices", N_("Number of devices"), "count", MAX_COUNT)
+# the deployment: the devices split into pipeline stages (tensor parallel within a stage), experts whole or split
+_PP = Field("pp", N_("Pipeline stages"), "count", 10_000)
+_EP = Field("ep", N_("Expert parallelism (mixture of experts only)"), "ep")
+# the assumptions behind "expected": a share of peak bandwidth (0 refused, at most 100 %)
+# and the latency of each message between devices (not negative)
+_EFFICIENCY = Field("efficiency", N_("Achieved share of memory bandwidth (%)"), "percent", 100)
+_LATENCY = Field("latency_us", N_("Latency per all-reduce (µs)"), "microseconds", 10_000)
 # speculative decoding: k tokens proposed per step (0: off), each accepted with probability a (at most 100 %)
 _SPEC_K = Field("spec_k", N_("Speculative decoding: tokens proposed per step (0 = off)"), "count0", 16)
 _SPEC_A = Field("spec_acceptance", N_("Acceptance per proposed token (%)"), "share", 100)
@@ -58,16 +66,13 @@ FIELDS = {
                  Field("kv_heads", N_("KV heads per layer"), "count", 1024, custom=True),
                  Field("head_dim", N_("Head dimension"), "count", 4096, custom=True),
                  _KV_PREC, _CONTEXT, _BATCH, _DEVICE),
-    "decode": (_MODEL, _CONFIG, _W_PREC, _KV_PREC, _DEVICE, _DEVICES, _BATCH, _CONTEXT,
-               # the assumptions behind "expected": a share of peak bandwidth (0 refused, at most 100 %)
-               # and the latency of each all-reduce (not negative)
-               Field("efficiency", N_("Achieved share of memory bandwidth (%)"), "percent", 100),
-               Field("latency_us", N_("Latency per all-reduce (µs)"), "microseconds", 10_000), _SPEC_K, _SPEC_A),
+    "decode": (_MODEL, _CONFIG, _W_PREC, _KV_PREC, _DEVICE, _DEVICES, _PP, _EP, _BATCH, _CONTEXT,
+               _EFFICIENCY, _LATENCY, _SPEC_K, _SPEC_A),
     "fit": (_MODEL, _CONFIG, _W_PREC, _KV_PREC, _CONTEXT, _BATCH),
-    "latency": (_MODEL, _CONFIG, _KV_PREC, _DEVICE, _DEVICES, Field("prompt", N_("Prompt tokens"), "tokens", MAX_TOKENS),
+    "latency": (_MODEL, _CONFIG, _KV_PREC, _DEVICE, _DEVICES, _PP, _EP, Field("prompt", N_("Prompt tokens"), "tokens", MAX_TOKENS),
                 Field("output", N_("Output tokens"), "tokens", MAX_TOKENS),
                 Field("steps", N_("Agent steps"), "count", 10_000),
-                Field("tool_s", N_("Tool time per step (s)"), "seconds", 86_400), _SPEC_K, _SPEC_A),
+                Field("tool_s", N_("Tool time per step (s)"), "seconds", 86_400), _EFFICIENCY, _LATENCY, _SPEC_K, _SPEC_A),
 }
 
 TITLES = {"kv_cache": N_("KV cache calculator"), "decode": N_("Decode speed calculator"),
@@ -91,7 +96,12 @@ M_PROMPT_OUTPUT = N_("Prompt and output together exceed the {max} tokens {model}
 M_DEVICES = N_("{model} does not fit on {n} × {device} with this cache: it needs at least {need}.")
 M_NEVER_FITS = N_("{model} does not fit on any number of {device} split by tensor parallelism alone with this cache: the part of the KV cache each device must hold is too large. The fit calculator shows splits by layer and by request.")
 M_FAILED = N_("These inputs cannot be computed.")
-MESSAGES = tuple(PARSE_MESSAGES.values()) + (M_CHOICE, M_CONTEXT, M_PROMPT_OUTPUT, M_DEVICES, M_NEVER_FITS, M_FAILED)
+M_PP_LAYERS = N_("{model} has {layers} layers, so it splits into at most {layers} pipeline stages.")
+M_PP_DEVICES = N_("{n} devices do not split into {pp} equal pipeline stages: the number of devices must be a multiple of the number of stages.")
+M_EP_DENSE = N_("{model} has no routed experts, so there is nothing to place by expert parallelism.")
+M_LAYOUT_NO_FIT = N_("{model} does not fit on {n} × {device} as {layout} with this cache: the fullest device would hold {held} of {capacity}.")
+MESSAGES = tuple(PARSE_MESSAGES.values()) + (M_CHOICE, M_CONTEXT, M_PROMPT_OUTPUT, M_DEVICES, M_NEVER_FITS, M_FAILED,
+                                             M_PP_LAYERS, M_PP_DEVICES, M_EP_DENSE, M_LAYOUT_NO_FIT)
 
 # Texts the page script shows before Python runs (so they travel in the page's JSON, not through Python).
 STATUS = {
@@ -117,6 +127,8 @@ def options(f: Field, cat: catalog.Catalog, tr) -> list:
         return [(k, d.name) for k, d in cat.devices.items()]
     if f.kind == "kv_precision":
         return [(p, p.upper()) for p in calcs.KV_PRECISIONS]
+    if f.kind == "ep":
+        return [(k, tr(calcs.EP_LABELS[k])) for k in calcs.EP_CHOICES]
     return [(p, tr(AS_RELEASED_LABEL) if p == calcs.AS_RELEASED else p.upper()) for p in calcs.WEIGHT_PRECISIONS]
 
 
@@ -249,6 +261,35 @@ def _context_errors(name: str, v: dict, locale: str, tr, cat) -> dict:
     return {}
 
 
+def _deploy_errors(name: str, v: dict, locale: str, tr, cat) -> dict:
+    """A layout the model cannot take: more stages than layers, a device count the stages do not divide,
+    expert parallelism for a model without experts."""
+    if "pp" not in v:
+        return {}
+    m = calcs.model(dict(calcs.DEFAULTS[name], **v), cat)
+    n, pp, layers = int(v["devices"]), int(v["pp"]), len(m.arch.layers)
+    num = lambda x: fmt.format_number(x, locale)  # noqa: E731
+    if pp > layers:
+        return {"pp": tr(M_PP_LAYERS).format(model=m.name, layers=num(layers))}
+    if n % pp:
+        return {"pp": tr(M_PP_DEVICES).format(n=num(n), pp=num(pp))}
+    if v.get("ep") == calcs.EP_ON and not any(hasattr(l.mlp, "experts") for l in m.arch.layers):
+        return {"ep": tr(M_EP_DENSE).format(model=m.name)}
+    return {}
+
+
+def _layout_errors(inputs: dict, m, d, locale: str, tr) -> dict:
+    """With pipeline stages: does the fullest device of the layout hold its layers' weights and cache?"""
+    dep = calcs.deployment(inputs)
+    shape = D.shape_from_catalog(m, inputs["kv_precision"], calcs.weight_precision(inputs))
+    held = dep.held_per_device(shape, int(inputs["context"]), int(inputs["batch"]))
+    if held <= d.serving.bytes:
+        return {}
+    q = lambda x: fmt.format_quantity(x, "bytes", locale)  # noqa: E731
+    return {"pp": tr(M_LAYOUT_NO_FIT).format(model=m.name, n=fmt.format_number(dep.devices, locale), device=d.name,
+                                             layout=dep.label(), held=q(held), capacity=q(d.serving.bytes))}
+
+
 def _fit_errors(name: str, v: dict, locale: str, tr, cat) -> dict:
     """The decode and latency calculators need the model and its cache on the devices given."""
     if name not in ("decode", "latency"):
@@ -258,6 +299,8 @@ def _fit_errors(name: str, v: dict, locale: str, tr, cat) -> dict:
         inputs.update(context=v["prompt"] + v["output"], batch=1)
     m, d, n = calcs.model(inputs, cat), cat.devices[inputs["device"]], int(inputs["devices"])
     inputs.setdefault("kv_precision", "bf16")
+    if int(inputs.get("pp", 1)) > 1:   # split by layer too: the deployment model places the layers
+        return _layout_errors(inputs, m, d, locale, tr)
     weights, ctx, batch = calcs.weight_precision(inputs), int(inputs["context"]), int(inputs["batch"])
     if M.fits(m, d, n, ctx, batch, inputs["kv_precision"], weights):
         return {}
@@ -288,7 +331,7 @@ def evaluate(name: str, texts: dict, locale: str, tr, instance: str | None = Non
     values, errors = _read(name, texts, locale, tr, cat)
     if not errors:
         errors = (_byo_errors(values, locale, tr) or _context_errors(name, values, locale, tr, cat)
-                  or _fit_errors(name, values, locale, tr, cat))
+                  or _deploy_errors(name, values, locale, tr, cat) or _fit_errors(name, values, locale, tr, cat))
     if errors:
         return {"ok": False, "errors": errors, "html": "", "chart": "", "state": {}}
     inputs = dict(calcs.DEFAULTS[name], **values)

@@ -238,11 +238,13 @@ CHANGES = {
     "kv_cache": [("model", "gpt-oss-120b"), ("context", {"de": "128K", "en": "128k", "da": "100 000", "it": "64.000"}),
                  ("batch", "16"), ("kv_precision", "fp8"), ("device", "h200"), ("model", "custom"),
                  ("layers", "40"), ("kv_heads", "4"), ("head_dim", "96")],
-    "decode": [("batch", "16"), ("devices", "6"), ("context", {"de": "32K", "en": "32,768", "da": "32.768", "it": "32 768"}),
-               ("weight_precision", "fp8"), ("device", "b200"), ("model", "deepseek-v3")],
+    "decode": [("batch", "16"), ("devices", "6"), ("pp", "2"), ("context", {"de": "32K", "en": "32,768", "da": "32.768", "it": "32 768"}),
+               ("weight_precision", "fp8"), ("device", "b200"), ("model", "deepseek-v3"), ("ep", "on"),
+               ("latency_us", {"de": "5,5", "en": "5.5", "da": "5,5", "it": "5,5"})],
     "fit": [("context", "128K"), ("batch", "1"), ("model", "llama-3.1-405b"), ("weight_precision", "fp8")],
     "latency": [("tool_s", {"de": "2,5", "en": "2.5", "da": "2,5", "it": "0,75"}), ("steps", "10"),
-                ("prompt", "8K"), ("output", {"de": "1.000", "en": "1,000", "da": "1 000", "it": "1000"}), ("devices", "2")],
+                ("prompt", "8K"), ("output", {"de": "1.000", "en": "1,000", "da": "1 000", "it": "1000"}), ("devices", "2"),
+                ("pp", "2"), ("spec_k", "2")],
 }
 
 
@@ -265,21 +267,29 @@ def test_changed_inputs_give_what_cpython_computes(ready_page, lang, name):
 # Per language: (instance, field, typed text, the message it must get). Numbers are typed as each language does.
 _P = ui.PARSE_MESSAGES
 BAD_INPUTS = {
-    "de": [("kv_cache", "context", "", _P["empty"]), ("kv_cache", "context", "viel", _P["not_a_number"]),
+    "de": [("decode", "pp", "3", ui.M_PP_DEVICES), ("decode", "ep", "on", ui.M_EP_DENSE),
+           ("decode", "efficiency", "0", _P["zero"]), ("latency", "spec_acceptance", "101", _P["too_large"]),
+           ("kv_cache", "context", "", _P["empty"]), ("kv_cache", "context", "viel", _P["not_a_number"]),
            ("kv_cache", "batch", "-2", _P["negative"]), ("kv_cache", "batch", "0", _P["zero"]),
            ("kv_cache", "batch", "2,5", _P["not_integer"]), ("kv_cache", "context", "NaN", _P["not_a_number"]),
            ("kv_cache", "context", "1e400", _P["too_large"]), ("kv_cache", "context", "1M", ui.M_CONTEXT),
            ("decode", "devices", "1", ui.M_DEVICES), ("latency", "tool_s", "1,2,3", _P["not_a_number"]),
            ("latency", "output", "128K", ui.M_PROMPT_OUTPUT), ("fit", "batch", "1.00.000", _P["bad_grouping"])],
-    "en": [("kv_cache", "context", " ", _P["empty"]), ("kv_cache", "batch", "2.5", _P["not_integer"]),
+    "en": [("decode", "pp", "81", ui.M_PP_LAYERS), ("latency", "ep", "on", ui.M_EP_DENSE),
+           ("decode", "efficiency", "100.5", _P["too_large"]), ("decode", "spec_acceptance", "101", _P["too_large"]),
+           ("kv_cache", "context", " ", _P["empty"]), ("kv_cache", "batch", "2.5", _P["not_integer"]),
            ("kv_cache", "batch", "Infinity", _P["not_a_number"]), ("kv_cache", "batch", "1e9", _P["too_large"]),
            ("decode", "context", "200K", ui.M_CONTEXT), ("decode", "devices", "0", _P["zero"]),
            ("latency", "tool_s", "-1", _P["negative"]), ("latency", "steps", "1,00,000", _P["bad_grouping"]),
            ("fit", "context", "lots", _P["not_a_number"])],
-    "da": [("kv_cache", "batch", "1,5", _P["not_integer"]), ("kv_cache", "context", "12.34.5", _P["bad_grouping"]),
+    "da": [("decode", "pp", "5", ui.M_PP_DEVICES), ("latency", "pp", "81", ui.M_PP_LAYERS),
+           ("latency", "efficiency", "0", _P["zero"]), ("decode", "spec_acceptance", "100,5", _P["too_large"]),
+           ("kv_cache", "batch", "1,5", _P["not_integer"]), ("kv_cache", "context", "12.34.5", _P["bad_grouping"]),
            ("decode", "devices", "1", ui.M_DEVICES), ("latency", "prompt", "", _P["empty"]),
            ("fit", "batch", "-0,5", _P["negative"])],
-    "it": [("kv_cache", "batch", "3,7", _P["not_integer"]), ("kv_cache", "context", "nan", _P["not_a_number"]),
+    "it": [("latency", "pp", "3", ui.M_PP_DEVICES), ("decode", "ep", "on", ui.M_EP_DENSE),
+           ("decode", "efficiency", "150", _P["too_large"]), ("latency", "spec_acceptance", "120", _P["too_large"]),
+           ("kv_cache", "batch", "3,7", _P["not_integer"]), ("kv_cache", "context", "nan", _P["not_a_number"]),
            ("decode", "batch", "100.001", _P["too_large"]), ("latency", "steps", "0", _P["zero"]),
            ("fit", "context", "2M", ui.M_CONTEXT)],
 }
@@ -364,10 +374,9 @@ def test_keyboard_alone_drives_a_calculator(ready_page):
     page.wait_for_function("([id, n]) => window.__calc.events[id].length > n && !document.getElementById('calc-' + id).dataset.pending",
                            arg=["decode", before], timeout=30_000)
     assert last_result(page, "decode")["html"] == cpython("decode", field_texts(page, "decode"), "it", "decode")["html"]
-    page.keyboard.press("Shift+Tab")
-    assert page.evaluate("document.activeElement.id") == "decode-devices"
-    page.keyboard.press("Shift+Tab")
-    assert page.evaluate("document.activeElement.id") == "decode-device"
+    for field in ("ep", "pp", "devices", "device"):   # back through the deployment to the device choice
+        page.keyboard.press("Shift+Tab")
+        assert page.evaluate("document.activeElement.id") == f"decode-{field}"
     before = event_count(page, "decode")
     page.keyboard.press("ArrowDown")
     page.wait_for_function("([id, n]) => window.__calc.events[id].length > n && !document.getElementById('calc-' + id).dataset.pending",

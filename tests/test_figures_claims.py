@@ -33,7 +33,7 @@ def test_figure_inputs_name_real_catalog_entries():
     sections = {"models": cat.models, "devices": cat.devices, "racks": cat.racks,
                 "measurements": {**cat.measurements, **sv.measurements}, "data": cat.data,
                 "interconnects": sv.interconnects, "platforms": sv.platforms, "engines": sv.engines,
-                "efficiency": sv.efficiency, "acceptance": sv.acceptance}
+                "efficiency": sv.efficiency, "acceptance": sv.acceptance, "latencies": sv.latencies}
     for fig in REG.values():
         for ref in fig.inputs:
             section, key = ref.split(".", 1)

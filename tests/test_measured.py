@@ -86,8 +86,16 @@ def _load(edit):
 
 CASES = [
     ("no url", lambda r: r["interconnects"]["nvlink4"].pop("url"), "interconnects.nvlink4", "url"),
-    ("no bandwidth, no reason", lambda r: (r["interconnects"]["nvlink4"].pop("bytes_per_s"),
-                                           r["interconnects"]["nvlink4"].pop("unpublished")), "interconnects.nvlink4", "unpublished"),
+    ("no bandwidth, no reason", lambda r: (r["interconnects"]["infinity-fabric"].pop("bytes_per_s"),
+                                           r["interconnects"]["infinity-fabric"].pop("unpublished")),
+     "interconnects.infinity-fabric", "unpublished"),
+    ("latency without its measurement", lambda r: r["interconnects"]["nvlink4"].pop("latency_source"),
+     "interconnects.nvlink4", "latency_source"),
+    ("latency without what was measured", lambda r: r["interconnects"]["nvlink4"].pop("latency_note"),
+     "interconnects.nvlink4", "latency_note"),
+    ("latency source without a date", lambda r: r["interconnects"]["nvlink5"].pop("latency_accessed"),
+     "interconnects.nvlink5", "latency_accessed"),
+    ("negative latency", lambda r: r["interconnects"]["nvlink5"].update(latency_s=-1e-6), "interconnects.nvlink5", "latency_s"),
     ("achieved above peak", lambda r: r["efficiency"]["flashmla-h800"].update(achieved_bytes_per_s=4e12),
      "efficiency.flashmla-h800", "achieved_bytes_per_s"),
     ("reserve above 1", lambda r: r["engines"]["vllm"].update(usable_fraction=1.2), "engines.vllm", "usable_fraction"),

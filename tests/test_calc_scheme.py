@@ -1,0 +1,222 @@
+"""The deployment scheme in the decode and latency calculators (issue 9, parts 2 and 3): what a reader sees.
+
+Values are derived here by hand from public figures, not read back from the code under test:
+Llama 3.1 70B's config.json (hidden 8192, 80 layers, 64 query / 8 KV heads of 128, MLP 28672,
+vocab 128256), H100 SXM's 3.35 TB/s of HBM3 and NVLink 4's 900 GB/s (450 GB/s per direction),
+FlashMLA's 3000 GB/s on H800 (the efficiency default) and the published 8-GPU all-reduce latency
+of 2.3 µs on Hopper (NVIDIA/nccl issue 1940, the latency default).
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from calculators import calcs, catalog, fmt, ui
+from calculators import deployment as D
+from sitebuild.strings import Strings
+
+CAT = catalog.load()
+STRINGS = Strings()
+LANGS = fmt.LOCALES
+
+HIDDEN, LAYERS, KV_HEADS, HEAD, MLP, VOCAB = 8192, 80, 8, 128, 28672, 128256
+HBM, NVLINK = 3.35e12, 450e9
+EFFICIENCY = 3000 / 3350          # FlashMLA on H800: 3000 GB/s of 3.35 TB/s
+LATENCY = 2.3e-6                  # a small all-reduce over 8 Hopper GPUs, nccl-tests (NVIDIA/nccl issue 1940)
+
+
+def _rows(name, inputs, lang="en"):
+    tr = (lambda m: m) if lang == "en" else (lambda m: STRINGS.get(m, lang))
+    return {r.label: r.text(tr).replace("\u00a0", " ") for r in calcs.run(name, inputs, lang).rows}
+
+
+def _tok_s(text: str) -> float:
+    return float(text.split(" ")[0].replace(",", ""))
+
+
+def _llama_bytes_per_token(context: int) -> float:
+    """Bytes one token reads, all devices together: every layer, the lm_head and final norm, and the K and V cache."""
+    attention = 2 * HIDDEN * HIDDEN + 2 * HIDDEN * KV_HEADS * HEAD
+    per_layer = attention + 3 * HIDDEN * MLP + 2 * HIDDEN              # q, o, k, v; gate, up, down; two norms
+    weights = (LAYERS * per_layer + VOCAB * HIDDEN + HIDDEN) * 2       # BF16
+    kv = context * LAYERS * 2 * KV_HEADS * HEAD * 2
+    return weights + kv
+
+
+# ------------------------------------------------------------------ by hand
+
+
+def test_default_latency_is_the_published_hopper_figure():
+    assert calcs.DEFAULTS["decode"]["latency_us"] == LATENCY * 1e6 == calcs.DEFAULTS["latency"]["latency_us"]
+
+
+def test_tp8_allreduce_time_for_llama_70b_from_bytes_latency_and_bandwidth():
+    # 8 x H100, batch 1, 8K context, the defaults: two all-reduces per layer of one token's activations
+    # (8192 x 2 bytes), a ring puts 2 (n-1)/n of the message on each GPU's link
+    for batch in (1, 4):
+        message = HIDDEN * 2 * batch
+        wire = 2 * 7 / 8 * message
+        comm = 2 * LAYERS * (LATENCY + wire / NVLINK)
+        memory = _llama_bytes_per_token(8192) / 8 / HBM
+        rows = _rows("decode", {"batch": batch})
+        size = fmt.format_quantity(wire, "bytes", "en").replace("\u00a0", " ")
+        assert rows["Communication per step"] == \
+            f"{fmt.format_quantity(comm, 'seconds', 'en')} (160 all-reduces of {size} each)".replace("\u00a0", " ")
+        # the KV cache is per request: memory time grows with the batch's cache only
+        memory = (_llama_bytes_per_token(0) + batch * (_llama_bytes_per_token(8192) - _llama_bytes_per_token(0))) / 8 / HBM
+        assert _tok_s(rows["Speed per request, expected"]) == pytest.approx(1 / (memory / EFFICIENCY + comm), rel=0.01)
+    # batch 1: 160 x (2.3 µs + 28,672 B / 450 GB/s) = 378 µs per token, against 5.3 ms of streaming
+    assert 2 * LAYERS * (LATENCY + 2 * 7 / 8 * HIDDEN * 2 / NVLINK) == pytest.approx(378.2e-6, rel=1e-3)
+
+
+def test_pipeline_of_two_stages_by_hand():
+    # 8 x H100 as 2 stages of 4 (TP4 x PP2): a token passes stage 1, then stage 2; each stage's 4 GPUs stream
+    # their quarter of that stage's bytes, so the per-token time is all bytes / 4, as if only 4 GPUs served it
+    memory = _llama_bytes_per_token(8192) / 4 / HBM
+    allreduces = 2 * LAYERS * (LATENCY + 2 * 3 / 4 * HIDDEN * 2 / NVLINK)      # ring over 4
+    handoff = 1 * (LATENCY + HIDDEN * 2 / NVLINK)                             # one boundary, one token's activations
+    rows = _rows("decode", {"pp": 2})
+    assert rows["Layout"] == "TP4×PP2"
+    assert _tok_s(rows["Speed per request, ceiling"]) == pytest.approx(1 / memory, rel=0.01)
+    assert _tok_s(rows["Speed per request, expected"]) == pytest.approx(1 / (memory / EFFICIENCY + allreduces + handoff),
+                                                                       rel=0.01)
+    assert rows["of which pipeline hand-offs"].endswith("(hand-offs between stages: 1 × 16.4 KB)")
+    assert rows["Pipeline"].startswith("2 stages in turn") and "add up" in rows["Pipeline"]
+    # stages add memory, not speed: the same as 4 GPUs without stages, and half of 8 GPUs by tensor parallelism
+    four = _rows("decode", {"devices": 4})
+    assert rows["Speed per request, ceiling"] == four["Speed per request, ceiling"]
+    assert _tok_s(rows["Speed per request, ceiling"]) < _tok_s(_rows("decode", {})["Speed per request, ceiling"])
+
+
+def test_latency_calculator_shows_ceiling_and_expected_and_times_with_expected():
+    rows = _rows("latency", {})
+    ceiling, expected = _tok_s(rows["Speed per request, ceiling"]), _tok_s(rows["Speed per request, expected"])
+    assert expected < ceiling
+    p = calcs.latency_parts(calcs.DEFAULTS["latency"], CAT)
+    out = calcs.DEFAULTS["latency"]["output"]
+    assert p["call"] == pytest.approx(p["ttft"] + out / p["speed"])
+    assert rows["Communication per step"].endswith("(160 all-reduces of 28.7 KB each)")
+    # with stages the prompt too passes them in turn: the first token is not earlier
+    staged = calcs.latency_parts(dict(calcs.DEFAULTS["latency"], pp=2), CAT)
+    assert staged["ttft"] >= p["ttft"] and staged["speed"] < p["speed"]
+
+
+def test_expert_parallel_replaces_the_moe_layers_second_allreduce_by_all_to_alls():
+    # DeepSeek V3: 61 layers, the first 3 dense, 58 MoE; EP keeps 2 all-reduces in dense layers, 1 in MoE layers
+    rows = _rows("decode", {"model": "deepseek-v3", "devices": 16, "ep": calcs.EP_ON})
+    assert rows["Layout"] == "TP16 EP"
+    assert f"({3 * 2 + 58 * 1} all-reduces of" in rows["of which tensor-parallel all-reduces"]   # 64
+    assert f"(expert all-to-alls: {58 * 2} × " in rows["of which expert all-to-alls"]
+    plain = _rows("decode", {"model": "deepseek-v3", "devices": 16})
+    assert f"({61 * 2} all-reduces of" in plain["Communication per step"]
+
+
+# ------------------------------------------------------------------ refused, in the reader's language
+
+BAD = [  # (calculator, changed fields, field with the message, msgid)
+    ("decode", {"pp": "3"}, "pp", ui.M_PP_DEVICES),
+    ("decode", {"pp": "81", "devices": "81"}, "pp", ui.M_PP_LAYERS),
+    ("decode", {"ep": "on"}, "ep", ui.M_EP_DENSE),
+    ("decode", {"model": "llama-3.1-405b", "pp": "8"}, "pp", ui.M_LAYOUT_NO_FIT),
+    ("latency", {"pp": "5"}, "pp", ui.M_PP_DEVICES),
+    ("latency", {"pp": "160", "devices": "160"}, "pp", ui.M_PP_LAYERS),
+    ("latency", {"ep": "on"}, "ep", ui.M_EP_DENSE),
+]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("name, change, field, msgid", BAD, ids=[f"{b[0]}-{b[3][:24]}" for b in BAD])
+def test_impossible_layouts_are_refused_in_the_readers_language(lang, name, change, field, msgid):
+    tr = lambda m: STRINGS.get(m, lang)  # noqa: E731
+    texts = dict(ui.default_texts(name, lang), **{k: (ui.display(int(v), lang) if v.isdigit() else v)
+                                                  for k, v in change.items()})
+    out = ui.evaluate(name, texts, lang, tr)
+    assert not out["ok"] and not out["html"] and set(out["errors"]) == {field}, out["errors"]
+    message = out["errors"][field]
+    head = tr(msgid).split("{")[0]
+    assert message.startswith(head) or head == "", (message, head)
+    assert "{" not in message
+    if lang != "en":
+        assert tr(msgid) != msgid, f"{msgid!r} is not translated into {lang}"
+    if msgid == ui.M_PP_LAYERS:
+        assert fmt.format_number(80, lang) in message and "Llama 3.1 70B" in message
+    if msgid == ui.M_PP_DEVICES:
+        assert fmt.format_number(int(change["pp"]), lang) in message
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("name", ["decode", "latency"])
+@pytest.mark.parametrize("field, typed, code", [("efficiency", "0", "zero"), ("efficiency", "101", "too_large"),
+                                               ("spec_acceptance", "101", "too_large"), ("pp", "0", "zero"),
+                                               ("latency_us", "-1", "negative")])
+def test_bad_assumptions_are_refused_in_the_readers_language(lang, name, field, typed, code):
+    tr = lambda m: STRINGS.get(m, lang)  # noqa: E731
+    out = ui.evaluate(name, dict(ui.default_texts(name, lang), **{field: typed}), lang, tr)
+    f = next(f for f in ui.FIELDS[name] if f.name == field)
+    assert not out["ok"] and out["errors"][field] == tr(ui.PARSE_MESSAGES[code]).format(
+        max=ui.display(int(f.hi), lang), example=ui.display(ui._EXAMPLES[f.kind], lang))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_new_inputs_and_rows_are_labelled_in_the_readers_language(lang):
+    tr = lambda m: STRINGS.get(m, lang)  # noqa: E731
+    labels = {f.name: tr(f.label) for f in ui.FIELDS["decode"]}
+    options = dict(ui.options(next(f for f in ui.FIELDS["decode"] if f.name == "ep"), CAT, tr))
+    rows = _rows("decode", {"pp": 2}, lang)
+    if lang != "en":
+        assert labels["pp"] != "Pipeline stages" and options["on"] != "on"
+        assert tr(calcs.PIPELINE) != calcs.PIPELINE
+    assert any(v.startswith(fmt.format_number(2, lang) + " ") for v in rows.values())
+
+
+# ------------------------------------------------------------------ properties
+
+layouts = st.tuples(st.sampled_from([1, 2, 4, 8, 16]), st.sampled_from([1, 2, 4]))
+
+
+@settings(max_examples=40, deadline=None)
+@given(layout=layouts, batch=st.integers(1, 64), ctx=st.integers(0, 131072), eff=st.floats(1.0, 100.0),
+       lat=st.floats(0, 50.0), model=st.sampled_from(["llama-3.1-70b", "deepseek-v3", "gpt-oss-120b"]),
+       ep=st.booleans())
+def test_expected_never_exceeds_the_ceiling(layout, batch, ctx, eff, lat, model, ep):
+    tp, pp = layout
+    moe = model != "llama-3.1-70b"
+    inputs = dict(calcs.DEFAULTS["decode"], model=model, devices=tp * pp, pp=pp, batch=batch, context=ctx,
+                  efficiency=eff, latency_us=lat, ep=calcs.EP_ON if ep and moe else calcs.EP_OFF)
+    s = calcs.step(inputs, CAT)
+    e = calcs.expected_step(inputs, CAT, s)
+    assert e.comm_s >= 0 and all(m.time_s >= 0 for m in e.messages)
+    assert e.expected_s >= s.time_s * (1 - 1e-12)
+
+
+@settings(max_examples=30, deadline=None)
+@given(tp=st.integers(1, 63), pp=st.sampled_from([1, 2, 4]), batch=st.integers(1, 32), lat=st.floats(0, 50.0))
+def test_communication_grows_with_the_tp_degree(tp, pp, batch, lat):
+    base = dict(calcs.DEFAULTS["decode"], pp=pp, batch=batch, latency_us=lat)
+    comm = lambda n: calcs.expected_step(dict(base, devices=n * pp), CAT, calcs.step(dict(base, devices=n * pp), CAT)).comm_s  # noqa: E731
+    assert 0 <= comm(tp) < comm(tp + 1)
+
+
+@settings(max_examples=30, deadline=None)
+@given(tp=st.sampled_from([1, 2, 4, 8]), pp=st.integers(1, 8), ctx=st.integers(0, 65536), batch=st.integers(1, 16),
+       more=st.sampled_from(["tp", "pp", "dp"]))
+def test_more_devices_never_increase_per_device_bytes(tp, pp, ctx, batch, more):
+    # any scheme, as the calculators lay it out: held and streamed bytes per device
+    shape = D.shape_from_catalog(CAT.models["deepseek-v3"])
+    a = D.Deployment(tp=tp, pp=pp)
+    b = D.Deployment(tp=tp * 2 if more == "tp" else tp, pp=pp + 1 if more == "pp" else pp, dp=2 if more == "dp" else 1)
+    assert b.held_per_device(shape, ctx, batch) <= a.held_per_device(shape, ctx, batch) * (1 + 1e-9)
+    if more != "pp":   # stages do not shrink a token's stream: it passes them all
+        assert b.streamed_serial(shape, ctx, batch) <= a.streamed_serial(shape, ctx, batch) * (1 + 1e-9)
+
+
+@pytest.mark.parametrize("name", ["decode", "latency"])
+@pytest.mark.parametrize("k", [1, 2, 4, 8])
+@pytest.mark.parametrize("pp", [1, 2])
+def test_acceptance_zero_is_never_faster_than_without_speculation(name, k, pp):
+    plain = _rows(name, {"pp": pp})
+    spec = _rows(name, {"pp": pp, "spec_k": k, "spec_acceptance": 0.0})
+    key = "Speed per request, expected, with speculative decoding"
+    assert _tok_s(spec[key]) < _tok_s(plain["Speed per request, expected"])
