@@ -123,8 +123,9 @@ def test_utilisation_limit_at_8k_by_hand():
 
 def test_tp8_expected_below_ceiling_and_allreduces_by_hand():
     assert figures.get("deploy.llama70b.h100x8.allreduces").value == 2 * 80
-    # ring all-reduce: 2 x (8 − 1) / 8 x hidden 8192 x 2 bytes per GPU, over 450 GB/s per direction
-    comm = 160 * (2 * 7 / 8 * 8192 * 2) / 450e9
+    # ring all-reduce: 2 x (8 − 1) / 8 x hidden 8192 x 2 bytes per GPU, over 450 GB/s per direction,
+    # plus 2.3 µs per message (nccl-tests, 8-byte all-reduce on 8 H200/H800: NVIDIA/nccl issue 1940)
+    comm = 160 * ((2 * 7 / 8 * 8192 * 2) / 450e9 + 2.3e-6)
     assert figures.get("deploy.llama70b.h100x8.comm_time").value == pytest.approx(comm)
     ceiling, expected = figures.get("deploy.llama70b.h100x8.ceiling").value, figures.get("deploy.llama70b.h100x8.expected").value
     eff = figures.get("efficiency.default").value
