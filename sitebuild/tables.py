@@ -212,8 +212,8 @@ def _explanation_cell(r, fig, tr) -> str:
 
 
 def _as_served(pm, key, tr, fig) -> str:
-    """Under the expected speed: the precision and speculation the publisher states, which the plain
-    ceiling leaves out, and the ceiling for that configuration, which the expected speed stays under."""
+    """Under the plain ceiling: the precision and speculation the publisher states, and the ceiling
+    of that configuration, which the expected speed (computed for it) stays under."""
     if pm is None or not (pm.weight_precision or pm.speculation):
         return ""
     parts = []
@@ -237,7 +237,8 @@ def measurements_table(lang: str, tr, fig, cite) -> str:
     """
     from calculators import measured, serving
     cat, sv = catalog.load(), serving.load()
-    heads = [tr("Model"), tr("Measured by"), tr("Date"), tr("Deployment"), tr("Context"), tr("Measured"),
+    # Eight columns: date under who measured, context under the deployment, so the table fits a page's width.
+    heads = [tr("Model"), tr("Measured by"), tr("Deployment"), tr("Measured"),
              tr("Ceiling"), tr("Expected"), tr("Measured ÷ ceiling"), tr("What explains it")]
     table = measured.rows(cat, sv)
     bad = measured.unexplained(table)
@@ -254,15 +255,20 @@ def measurements_table(lang: str, tr, fig, cite) -> str:
         marker = f'<small>({escape(mark)})</small>'
         layout = escape(tr("{count} × {device}, {layout}")).replace("{count}", escape(fmt.format_number(r.deployment.devices, lang))) \
             .replace("{device}", escape(device.name)).replace("{layout}", escape(r.deployment.label()))
-        context = escape(fmt.format_number(r.context, lang))
+        context = escape(tr("{tokens} tokens of context")).replace("{tokens}", escape(fmt.format_number(r.context, lang)))
         if r.context_assumed:
-            context += f' <small>({escape(tr("assumed", "deployment"))})</small>'
-        expected = fig(f"row.{r.key}.expected") + _as_served(sv.measurements.get(r.key), r.key, tr, fig)
+            context += f' ({escape(tr("assumed", "deployment"))})'
+        served = _as_served(sv.measurements.get(r.key), r.key, tr, fig)
+        expected = fig(f"row.{r.key}.expected")
+        if served:   # computed for the publisher's configuration, whose own ceiling stands in the ceiling cell
+            note = escape(tr("as served"))
+            expected += f"<br><small>({note})</small>"
         if r.unknown_links:
             names = ", ".join(tr(_MESSAGES[u]) for u in r.unknown_links)
             without = tr("without {messages}: link bandwidth unpublished")
             expected += f'<br><small>{escape(without).replace("{messages}", escape(names))}</small>'
-        rows.append([escape(cat.models[r.model].name), escape(tr(r.who, "measured-by")) + cite(rec.src), escape(_period(rec.date, lang)),
-                     f"{layout} {marker}", context, fig(f"row.{r.key}.measured"), fig(f"row.{r.key}.ceiling"), expected,
+        who = f'{escape(tr(r.who, "measured-by"))}{cite(rec.src)}<br><small>{escape(_period(rec.date, lang))}</small>'
+        rows.append([escape(cat.models[r.model].name), who, f"{layout} {marker}<br><small>{context}</small>",
+                     fig(f"row.{r.key}.measured"), fig(f"row.{r.key}.ceiling") + served, expected,
                      fig(f"row.{r.key}.ratio"), _explanation_cell(r, fig, tr)])
     return _table(heads, rows, "measurements-table")

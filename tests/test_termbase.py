@@ -81,6 +81,17 @@ def test_forbidden_variant_in_a_po_string(proj):
     assert "gennemstrømning" in p.message and "gennemløb" in p.message
 
 
+def test_a_placeholder_named_like_a_forbidden_word_is_not_prose(proj):
+    """'{tokens} token di contesto': the slot's name is code; the same word as text is still caught."""
+    po = proj / "locales" / "it.po"
+    n = line_matching(po, r'^msgstr "\S', start=20)
+    edit_line(po, n, lambda s: 'msgstr "{tokens} token di contesto"')
+    assert not [p for p in run(proj, ["it"]) if p.code == "term" and p.line == n]
+    edit_line(po, n, lambda s: 'msgstr "{tokens} tokens di contesto"')
+    p = find(run(proj, ["it"]), path="locales/it.po", code="term", line=n, severity="error")
+    assert "'tokens'" in p.message
+
+
 def test_forbidden_variant_in_a_chart_label(proj):
     """A chart's label is a UI string: the msgstr line is reported, naming the chart code."""
     add_forbidden(proj, "it", "arithmetic-intensity", "densità aritmetica")

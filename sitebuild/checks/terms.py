@@ -134,6 +134,15 @@ def _base(article: str) -> str:
     return "il"
 
 
+_PLACEHOLDER = re.compile(r"\{[A-Za-z_][\w.]*\}")
+
+
+def _mask_placeholders(text: str) -> str:
+    """Blank out {placeholders}: a slot's name (e.g. {tokens}) is code, not a word the reader sees;
+    blanks of the same length keep every offset, so line numbers stay right."""
+    return _PLACEHOLDER.sub(lambda m: " " * len(m.group()), text)
+
+
 def _msgstr_lines(path) -> dict:
     """{msgid line: msgstr line} of a .po file (the entry reader keeps the msgid's line only)."""
     out, pending = {}, None
@@ -163,13 +172,13 @@ def check_locales(project, bases: dict) -> list:
             chart = [f"{f}:{n}" for f, n in where if f in CHART_CODE]
             label = f"chart label ({', '.join(chart)}) " if chart else ""
             for text in e.strings.values():
-                for offset, word, fix in _findings(tb, text):
+                for offset, word, fix in _findings(tb, _mask_placeholders(text)):
                     out.append(Problem(rel, lines.get(e.line, e.line) + text.count("\n", 0, offset), ERROR, "term",
                                        f"{label}msgstr for {e.msgid!r}: forbidden variant {word!r}: {fix}"))
     tb = bases.get("en")
     if tb is not None and "en" in project.langs:
         for (msgid, _ctx), info in sorted(code.items(), key=lambda kv: str(kv[0])):
-            for offset, word, fix in _findings(tb, msgid):
+            for offset, word, fix in _findings(tb, _mask_placeholders(msgid)):
                 for f, n in info.get("locations", [])[:1]:
                     kind = "chart label" if f in CHART_CODE else "English UI string"
                     out.append(Problem(f, n, ERROR, "term",
