@@ -130,6 +130,7 @@ def figures_table(lang: str, tr) -> str:
 _PART_PHRASES = {
     "about": "{value}",
     "at_most": N_("the claim lies below the computed ceiling of {value}"),
+    "at_most/expected": N_("the claim lies below the computed expected value of {value}"),
     "at_least": N_("the computed {value} reaches the claimed minimum"),
     "contains": N_("the computed {value} lies inside the claimed range"),
 }
@@ -139,6 +140,8 @@ def _part_cell(res_part: claims.PartResult, tr, fig) -> str:
     """The computed value a claim part is compared with; the figure explains itself (popover, sources row)."""
     verdict = tr(res_part.verdict, "verdict")
     mode = res_part.part.mode if res_part.verdict in ("correct", "rounding") else "about"
+    if mode == "at_most" and res_part.part.bound != "ceiling":
+        mode = f"at_most/{res_part.part.bound}"
     phrase = escape(tr(_PART_PHRASES[mode]) if mode != "about" else _PART_PHRASES[mode])
     return f"{phrase.replace('{value}', '<strong>' + fig(res_part.matched or res_part.part.figure) + '</strong>')} <small>({escape(verdict)})</small>"
 
