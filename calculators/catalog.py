@@ -27,7 +27,7 @@ CONFIDENCE = ("high", "medium", "low")
 # is translated through the locale files (msgctxt "source-kind") and a page
 # must never show an English label inside German, Danish or Italian text.
 SOURCE_KINDS = ("datasheet", "paper", "model-card", "config", "code", "vendor-page", "vendor-blog",
-                "benchmark-page", "conference-talk", "press-coverage", "article")
+                "benchmark-page", "conference-talk", "press-coverage", "article", "issue-thread")
 
 
 class CatalogError(ValueError):

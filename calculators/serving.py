@@ -131,7 +131,7 @@ class Serving:
     def latencies(self) -> dict:
         """Links whose per-message latency is measured, as figure inputs (`latencies.<link>`): a
         latency's source is the measurement's (latency_src), not the link's datasheet."""
-        return {k: _LatencyRecord(f"{i.name}: {i.latency_note}", i.latency_src)
+        return {k: _LatencyRecord(i.name, i.latency_src)
                 for k, i in self.interconnects.items() if i.latency_src is not None}
 
 
