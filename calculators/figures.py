@@ -864,7 +864,7 @@ def _(c): return 1 - _fit_ds3(c, SN40L).deployable_devices / _fit_ds3(c, H100).d
 
 
 # The GPU providers' gpt-oss-120b range against the ceiling of the deployment the site assumes for them.
-@figure("deploy.aa-gpu-gpt-oss-120b.over_ceiling", "percent", "measured speed ÷ ceiling (assumed 8 × B200)",
+@figure("deploy.aa-gpu-gpt-oss-120b.over_ceiling", "percent", "measured speed ÷ ceiling (assumed: one B200, the fewest that hold the model)",
         ["measurements.aa-gpu-gpt-oss-120b", M_GPT, "devices.b200"], decimals=1)
 def _(c):
     r = _rows(c)["aa-gpu-gpt-oss-120b"]
