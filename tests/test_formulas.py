@@ -70,8 +70,8 @@ def test_build_check_names_the_line_of_a_formula_that_disagrees():
     reg["weights.llama70b.bytes"] = dataclasses.replace(REG["weights.llama70b.bytes"], value=150e9)
     problems = check.check(reg, root)
     p = next(p for p in problems if "'weights.llama70b.bytes'" in p.message)
-    text = (root / "calculators" / "formulas.py").read_text(encoding="utf-8").splitlines()
-    assert p.path == "calculators/formulas.py" and p.severity == "error" and p.code == "formula-disagrees"
+    text = (root / "calculators" / "formulas_step.py").read_text(encoding="utf-8").splitlines()
+    assert p.path == "calculators/formulas_step.py" and p.severity == "error" and p.code == "formula-disagrees"
     assert '"weights.llama70b.bytes"' in text[p.line - 1]
     # figures whose formulas use it as a term now disagree too: 150 GB over 230 MB is 653 LPUs, not 614
     assert any("'fit.llama70b.groq-lpu.devices'" in q.message for q in problems)
@@ -227,7 +227,8 @@ def _check_with(fig_id, value):
     reg = dict(REG)
     reg[fig_id] = dataclasses.replace(REG[fig_id], value=value)
     problems = [p for p in check.check(reg, root) if f"{fig_id!r}" in p.message]
-    text = (root / "calculators" / "formulas.py").read_text(encoding="utf-8").splitlines()
+    assert problems and problems[0].path == formulas.origin(fig_id)   # the topic module that holds the formula
+    text = (root / problems[0].path).read_text(encoding="utf-8").splitlines()
     return problems, text
 
 
@@ -236,7 +237,7 @@ def test_build_check_names_the_line_of_a_range_whose_high_end_disagrees():
     problems, text = _check_with("speedup.gpt-oss-120b.vs_gpu_measured", (low, high * 1.2))
     assert [p.code for p in problems] == ["formula-disagrees"]
     p = problems[0]
-    assert p.path == "calculators/formulas.py" and p.severity == "error" and "gives 1.04392 to 1.4701 but" in p.message
+    assert p.path == "calculators/formulas_measured.py" and p.severity == "error" and "gives 1.04392 to 1.4701 but" in p.message
     assert '"gpt-oss-120b"' in text[p.line - 1] and "vs_gpu_measured" in text[p.line + 0]   # the loop's data, then its formula
 
 
@@ -258,14 +259,14 @@ def test_the_build_stops_at_the_line_of_a_range_and_of_a_max_formula_that_disagr
     line of its data that names the figure)."""
     from checkutil import build, copy_project, edit_line, line_matching
     root = copy_project(tmp_path / "p")
-    path = root / "calculators" / "formulas.py"
-    ranged = line_matching(path, r'_FORMULAS\[f"speedup\.\{_key\}\.vs_gpu_measured"\]')
-    edit_line(path, ranged, lambda s: s.replace('F("{v} ÷ {gpu}"', 'F("min({v} ÷ {gpu}, 1.3)"'))
-    roof = line_matching(path, r'"speed\.per_request_fp8": F\("\{one\} ÷ max\(')
-    edit_line(path, roof, lambda s: s.replace("max(", "min("))
+    measured, step = root / "calculators" / "formulas_measured.py", root / "calculators" / "formulas_step.py"
+    ranged = line_matching(measured, r'FORMULAS\[f"speedup\.\{_key\}\.vs_gpu_measured"\]')
+    edit_line(measured, ranged, lambda s: s.replace('F("{v} ÷ {gpu}"', 'F("min({v} ÷ {gpu}, 1.3)"'))
+    roof = line_matching(step, r'"speed\.per_request_fp8": F\("\{one\} ÷ max\(')
+    edit_line(step, roof, lambda s: s.replace("max(", "min("))
     done = build(root, tmp_path / "site")
     assert done.returncode != 0
     out = done.stdout + done.stderr
-    assert f"calculators/formulas.py:{ranged - 1}: error: formula of 'speedup.gpt-oss-120b.vs_gpu_measured' gives 1.04392 to 1.3 " in out
-    assert f"calculators/formulas.py:{ranged - 1}: error: formula of 'speedup.minimax-m2.vs_gpu_measured'" in out  # same loop
-    assert f"calculators/formulas.py:{roof}: error: formula of 'speed.per_request_fp8' gives " in out
+    assert f"calculators/formulas_measured.py:{ranged - 1}: error: formula of 'speedup.gpt-oss-120b.vs_gpu_measured' gives 1.04392 to 1.3 " in out
+    assert f"calculators/formulas_measured.py:{ranged - 1}: error: formula of 'speedup.minimax-m2.vs_gpu_measured'" in out  # same loop
+    assert f"calculators/formulas_step.py:{roof}: error: formula of 'speed.per_request_fp8' gives " in out
