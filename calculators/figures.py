@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from . import figure_terms, figures_deployment, figures_hardware, figures_measured, figures_model, figures_step, fmt
+from . import figure_terms, figures_deployment, figures_hardware, figures_measured, figures_model, figures_rows, figures_step, fmt
 from .catalog import Catalog, load
 
 
@@ -63,8 +63,9 @@ class Figure:
         return fmt.format_range(low_text.rsplit(fmt.NBSP, 1)[0], number_high, locale) + fmt.NBSP + unit
 
 
-# In the order the sources page lists them: models, one step, hardware, measurements, deployment, terms.
-_DEFINITIONS = [d for module in (figures_model, figures_step, figures_hardware, figures_measured, figures_deployment, figure_terms)
+# In the order the sources page lists them: models, one step, hardware, measurements, deployment, measurement rows, terms.
+_DEFINITIONS = [d for module in (figures_model, figures_step, figures_hardware, figures_measured, figures_deployment, figures_rows,
+                                 figure_terms)
                 for d in module.DEFINITIONS]
 
 

@@ -1,5 +1,5 @@
 """Figures of the deployment model: tensor parallelism on 8 H100, deployable device counts, the largest batch,
-and one set of figures per row of the measurements table.
+and the figures of the 671B comparison (each measurement row's figures: calculators/figures_rows.py).
 
 figures.py collects DEFINITIONS into its registry (this module does not import
 figures.py, so there is no import cycle)."""
@@ -30,7 +30,7 @@ _SERVING = {}
 _SERVING_TEXT = _SV.resources.files("calculators").joinpath("serving.toml").read_text(encoding="utf-8")
 
 
-def _serving(c):
+def serving_of(c):
     """serving.toml validated against this catalog, once per catalog (tests pass altered ones)."""
     key = id(c)
     if key not in _SERVING:
@@ -40,14 +40,14 @@ def _serving(c):
     return _SERVING[key][1]
 
 
-def _rows(c) -> dict:
-    _serving(c)
+def rows_of(c) -> dict:
+    serving_of(c)
     return _SERVING[id(c)][2]
 
 
 def _tp8_step70(c):
     """Llama 3.1 70B, BF16, TP over the speed example's H100s, batch 1, its prompt as context."""
-    sv = _serving(c)
+    sv = serving_of(c)
     link = sv.interconnects[sv.platforms[H100].interconnect]
     return _K.decode_step(_shape(c.models[L70]), _Dep(tp=S.SPEED_DEVICES), c.devices[H100].serving.bytes_per_s,
                           S.SPEED_PROMPT, efficiency=_X.default_efficiency(sv), link=link)
@@ -55,7 +55,7 @@ def _tp8_step70(c):
 
 @figure("efficiency.default", "percent", "published: achieved share of peak HBM bandwidth in a decode kernel (FlashMLA on H800, serving.toml)",
         ["efficiency.flashmla-h800"], decimals=1)
-def _(c): return _X.default_efficiency(_serving(c))
+def _(c): return _X.default_efficiency(serving_of(c))
 
 
 @figure("deploy.llama70b.h100x8.allreduces", "count", "2 all-reduces per layer × layers (tensor parallelism, one decode step)", [M_L70], sig=None, decimals=0)
@@ -88,15 +88,15 @@ FIT_CONTEXT = S.CONTEXTS[0]
 
 
 def _fit_ds3(c, device):
-    return _FIT.fit_device(_shape(c.models[DS3]), c.devices[device], _serving(c), FIT_CONTEXT, 1)
+    return _FIT.fit_device(_shape(c.models[DS3]), c.devices[device], serving_of(c), FIT_CONTEXT, 1)
 
 
 @figure("engine.reserve", "percent", "1 − the share of memory vLLM lets weights and KV cache use", ["engines.vllm"], decimals=0)
-def _(c): return 1 - _serving(c).engines["vllm"].usable_fraction
+def _(c): return 1 - serving_of(c).engines["vllm"].usable_fraction
 
 
 @figure("node.h100.gpus", "count", "published: GPUs per HGX node (serving.toml)", ["platforms.h100-sxm"], sig=None, decimals=0)
-def _(c): return _serving(c).platforms[H100].node_size
+def _(c): return serving_of(c).platforms[H100].node_size
 
 
 @figure("fit.deepseek-v3.h100.deployable", "count", "whole nodes of GPUs holding FP8 weights + KV cache (8K, batch 1) within the engine's share",
@@ -117,7 +117,7 @@ def _(c): return 1 - _fit_ds3(c, SN40L).deployable_devices / _fit_ds3(c, H100).d
 @figure("deploy.aa-gpu-gpt-oss-120b.over_ceiling", "percent", "measured speed ÷ ceiling (assumed 8 × B200)",
         ["measurements.aa-gpu-gpt-oss-120b", M_GPT, "devices.b200"], decimals=1)
 def _(c):
-    r = _rows(c)["aa-gpu-gpt-oss-120b"]
+    r = rows_of(c)["aa-gpu-gpt-oss-120b"]
     return (r.ratio_low, r.ratio)
 
 
@@ -132,11 +132,11 @@ def _(c): return next(m.wire_bytes for m in _tp8_step70(c).messages if m.what ==
 
 
 @figure("interconnect.nvlink4.bandwidth", "bytes_per_s", "published: NVLink 4 bandwidth per GPU and direction (serving.toml)", ["interconnects.nvlink4"], sig=3)
-def _(c): return _serving(c).interconnects["nvlink4"].bytes_per_s
+def _(c): return serving_of(c).interconnects["nvlink4"].bytes_per_s
 
 
 @figure("engine.vllm.usable", "percent", "published default: share of GPU memory vLLM lets weights and KV cache use (serving.toml)", ["engines.vllm"], decimals=0)
-def _(c): return _serving(c).engines["vllm"].usable_fraction
+def _(c): return serving_of(c).engines["vllm"].usable_fraction
 
 
 @figure("deploy.deepseek-v3.held_8k", "bytes", "FP8 weights + MLA cache of one request at 8K context", [M_DS3])
@@ -160,7 +160,7 @@ def _util_limit(c, context):
 def _largest_batch(c, context):
     """Requests whose KV cache fits beside the weights in the engine's share of the speed example's GPUs."""
     m, d = c.models[L70], c.devices[H100]
-    room = S.SPEED_DEVICES * d.serving.bytes * _serving(c).engines["vllm"].usable_fraction - M.weight_bytes_stored(m)
+    room = S.SPEED_DEVICES * d.serving.bytes * serving_of(c).engines["vllm"].usable_fraction - M.weight_bytes_stored(m)
     return int(room // (context * M.kv_bytes_per_token(m, "bf16")))
 
 
@@ -174,54 +174,20 @@ def _(c): return _util_limit(c, FIT_CONTEXT)
 def _(c): return _largest_batch(c, FIT_CONTEXT)
 
 
+def _max_batch_step(c):
+    return M.decode_step(c.models[L70], c.devices[H100], devices=S.SPEED_DEVICES, batch=_largest_batch(c, FIT_CONTEXT), context=FIT_CONTEXT)
+
+
 @figure("util.llama70b.max_batch_8k", "percent", "compute time ÷ step time at the largest batch that fits (8K context)", [M_L70, D_H100, "engines.vllm"], decimals=0)
-def _(c):
-    return M.decode_step(c.models[L70], c.devices[H100], devices=S.SPEED_DEVICES, batch=_largest_batch(c, FIT_CONTEXT),
-                         context=FIT_CONTEXT).compute_utilisation
+def _(c): return _max_batch_step(c).compute_utilisation
 
 
-def _streamed(c, key):
-    r = _rows(c)[key]
-    return r.deployment.streamed_serial(_shape(c.models[r.model]), r.context, 1)
+# The two sides of that step's roofline (the terms of its formula; texts as in figure_terms.py).
+@figure("util.llama70b.max_batch_8k.memory_time", "seconds", "memory time of one decode step: (weight bytes + KV bytes) ÷ (GPUs × HBM bandwidth)",
+        [M_L70, D_H100])
+def _(c): return _max_batch_step(c).memory_s
 
 
-# One set of figures per measurement row (the measurements table prints them).
-def _row_fig(key, attr):
-    def fn(c):
-        r = _rows(c)[key]
-        return getattr(r, attr) if attr != "measured" else (r.low if r.low == r.high else (r.low, r.high))
-    return fn
-
-
-for _rk, _rm in list(load().measurements.items()) + list(_SV.load().measurements.items()):
-    _in = [f"measurements.{_rk}", f"models.{_rm.model}", f"devices.{_rm.device}"]
-    figure(f"row.{_rk}.measured", "tok_per_s", "published measurement", _in[:1], sig=None, decimals=0)(_row_fig(_rk, "measured"))
-    figure(f"row.{_rk}.ceiling", "tok_per_s", "HBM bandwidth ÷ bytes each device streams per token (catalog precision, 100 %, no communication)",
-           _in)(_row_fig(_rk, "ceiling"))
-    figure(f"row.{_rk}.expected", "tok_per_s", "stated configuration with the achieved-bandwidth efficiency and communication",
-           _in + ["efficiency.flashmla-h800"])(_row_fig(_rk, "expected"))
-    if getattr(_rm, "weight_precision", None) or getattr(_rm, "speculation", None):
-        figure(f"row.{_rk}.ceiling_served", "tok_per_s", "HBM bandwidth ÷ bytes each device streams per token, in the precision and "
-               "with the speculative decoding the publisher states (100 %, no communication)",
-               _in)(_row_fig(_rk, "ceiling_stated"))
-    figure(f"row.{_rk}.ratio", "ratio", "measured (upper end) ÷ ceiling", _in, sig=2)(_row_fig(_rk, "ratio"))
-    figure(f"row.{_rk}.streamed", "bytes", "bytes each device streams per token, stage after stage (catalog precision, batch 1)",
-           _in)(lambda c, k=_rk: _streamed(c, k))
-    figure(f"row.{_rk}.bandwidth", "bytes_per_s", "catalog: the device's serving-tier bandwidth", _in[2:])(lambda c, d=_rm.device: c.devices[d].serving.bytes_per_s)
-
-
-# Where a measurement exceeds its ceiling: the explanation's numbers (measured.explain), as figures.
-def _why(key, attr):
-    return lambda c: getattr(_rows(c)[key].explanation, attr)
-
-
-for _r in _X.rows(load(), _SV.load()):
-    if _r.explanation is None:
-        continue
-    _in = [f"measurements.{_r.key}", f"models.{_r.model}", f"devices.{_r.device}"]
-    figure(f"row.{_r.key}.why_ceiling", "tok_per_s", "ceiling with the explaining precision and speculation (100 %, no communication)",
-           _in)(_why(_r.key, "ceiling_tokens_per_s"))
-    if _r.explanation.k:
-        figure(f"row.{_r.key}.why_k", "count", "tokens proposed per verify step", _in, sig=None, decimals=0)(_why(_r.key, "k"))
-        figure(f"row.{_r.key}.why_acceptance", "percent", "acceptance per proposed token (published, or the least that reaches the measurement)",
-               _in, decimals=0)(_why(_r.key, "acceptance"))
+@figure("util.llama70b.max_batch_8k.compute_time", "seconds", "compute time of one decode step: batch × FLOP per token ÷ (GPUs × dense peak)",
+        [M_L70, D_H100])
+def _(c): return _max_batch_step(c).compute_s

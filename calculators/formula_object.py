@@ -8,7 +8,9 @@ expression and require the printed value, which also recomputes the model's
 result along a second path.
 
 Expressions use the signs a reader sees (× ÷ + −, brackets, ⌈ ⌉ for rounding
-up to a whole device, max(…, …) and min(…, …) for a roofline's slower side)
+up to a whole device, ⌊ ⌋ for whole requests that fit, a^b for a power,
+ln(…) for the natural logarithm, max(…, …) and min(…, …) for a roofline's
+slower side)
 and only {slots} and plain numbers, so evaluating one needs no eval(): a
 small parser of the standard library's `ast` does it.
 
@@ -78,7 +80,10 @@ class Formula:
         text = self.expr
         for slot in values:
             text = text.replace("{" + slot + "}", f"__{slot.replace('.', '_')}")
-        text = text.replace("×", "*").replace("÷", "/").replace("−", "-").replace("⌈", "ceil(").replace("⌉", ")")
+        if "**" in text:
+            raise ValueError("a power is written a^b, not a ** b")
+        text = text.replace("×", "*").replace("÷", "/").replace("−", "-").replace("^", "**")
+        text = text.replace("⌈", "ceil(").replace("⌉", ")").replace("⌊", "floor(").replace("⌋", ")")
         names = {f"__{slot.replace('.', '_')}": v for slot, v in values.items()}
         return _eval(ast.parse(text, mode="eval").body, names)
 
@@ -118,10 +123,12 @@ class Formula:
         return text
 
 
-_OPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv}
-# Functions a formula may call (fewest and most arguments, what they do): rounding up to whole devices,
+_OPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv, ast.Pow: operator.pow}
+# Functions a formula may call (fewest and most arguments, what they do): rounding up to whole devices (ceil, ⌈ ⌉),
+# down to whole requests (floor, ⌊ ⌋), the natural logarithm (the fewest proposed tokens that reach a speed),
 # a roofline's slower side (max) or a bound's tighter one (min).
-_CALLS = {"ceil": (1, 1, lambda xs: math.ceil(xs[0])), "max": (2, 8, max), "min": (2, 8, min)}
+_CALLS = {"ceil": (1, 1, lambda xs: math.ceil(xs[0])), "floor": (1, 1, lambda xs: math.floor(xs[0])),
+          "ln": (1, 1, lambda xs: math.log(xs[0])), "max": (2, 8, max), "min": (2, 8, min)}
 
 
 def _eval(node, names: dict) -> float:

@@ -13,11 +13,11 @@ entry: their formula is the datum itself (see `for_figure`).
 
 from __future__ import annotations
 
-from . import formulas_deployment, formulas_hardware, formulas_measured, formulas_model, formulas_step
+from . import formulas_deployment, formulas_hardware, formulas_measured, formulas_model, formulas_rows, formulas_step
 from .formula_object import ENDS, F, Formula, Term  # noqa: F401  (the public names callers use)
 
-# In the order the sources page reads best: models, one step, hardware, measurements, deployment.
-_MODULES = (formulas_model, formulas_step, formulas_hardware, formulas_measured, formulas_deployment)
+# In the order the sources page reads best: models, one step, hardware, measurements, deployment, measurement rows.
+_MODULES = (formulas_model, formulas_step, formulas_hardware, formulas_measured, formulas_deployment, formulas_rows)
 
 
 def _collect() -> tuple:

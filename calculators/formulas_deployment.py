@@ -1,5 +1,5 @@
-"""Formula objects of the deployment model: tensor parallelism on 8 H100, deployable device counts,
-and each measurement row of the measurements table.
+"""Formula objects of the deployment model: Llama 3.1 70B over 8 H100 (TP8), deployable device counts,
+the largest batch at 8K context and the utilisation it reaches (each measurement row's: formulas_rows.py).
 """
 
 from __future__ import annotations
@@ -8,12 +8,7 @@ from .formula_object import F
 
 L70 = "model.llama70b"
 FORMULAS = {}
-# === deployment model in the prose and the measurements table (issue 9 parts 4 and 5; helper h/prose) ===
-# Kept as one block so that it merges cleanly beside other additions to FORMULAS.
-# Not given a formula object (their formula text says it): ranges (the formula
-# checker takes single values), the largest batch (a floor), the utilisation at
-# that batch, and each row's expected speed (efficiency, messages and speculation
-# differ per row).
+# The TP8 example: bytes each GPU streams, its all-reduces, ceiling and expected speed.
 _DEP70 = "deploy.llama70b.h100x8"
 FORMULAS.update({
     f"{_DEP70}.allreduces": F("{two} × {layers}", two=("all-reduces per layer", 2), layers=("layers", f"{L70}.layers")),
@@ -37,14 +32,35 @@ FORMULAS.update({
                                 peak=("BF16 peak", "device.h100.peak_bf16"), ctx=("tokens", "context.8192"),
                                 kv=("KV cache per token", "kv.llama70b.bytes_per_token"), bw=("HBM bandwidth", "device.h100.bandwidth")),
 })
-def _row_formulas() -> dict:
-    """Each measurement row's ceiling (and, for a single measured value, its ratio)."""
-    from .catalog import load
-    from .serving import load as load_serving
-    out = {}
-    for key, m in list(load().measurements.items()) + list(load_serving().measurements.items()):
-        out[f"row.{key}.ceiling"] = F("{bw} ÷ {b}", bw=("bandwidth per device", f"row.{key}.bandwidth"), b=("per device chain and token", f"row.{key}.streamed"))
-        if m.low == m.high:
-            out[f"row.{key}.ratio"] = F("{m} ÷ {c}", m=("measured", f"row.{key}.measured"), c=("ceiling", f"row.{key}.ceiling"))
-    return out
-FORMULAS.update(_row_formulas())
+
+# What each GPU streams per token (TP over the speed example's GPUs, its prompt as context): its share of the
+# weights read and of the request's KV cache, split by KV head (8 heads over 8 GPUs).
+_ACT, _ROW = ("parameters a token multiplies with", "params.llama70b.active"), ("values in one embedding row", "model.llama70b.hidden")
+_MAXB = "util.llama70b.max_batch_8k"
+FORMULAS.update({
+    f"{_DEP70}.bytes_per_gpu": F("{w} ÷ {n} + {kv} × {ctx} ÷ {split}", w=("read per token", "weights.llama70b.read_per_token"),
+                                 n=("GPUs", "speed.devices"), kv=("KV cache per token", "kv.llama70b.bytes_per_token"),
+                                 ctx=("tokens of context", "speed.prompt"), split=("parts the KV cache is split into", "speed.devices")),
+    "deploy.deepseek-v3.held_8k": F("{w} + {kv} × {ctx}", w=("of weights (FP8)", "weights.deepseek-v3.bytes"),
+                                    kv=("KV cache per token", "kv.deepseek-v3.bytes_per_token_long"), ctx=("tokens of context", "context.8192")),
+    "flops.llama70b.per_token_8k": F("{w} + {attn}", w=("for the weights", "flops.llama70b.per_token"),
+                                     attn=("for attention", "flops.llama70b.attention.8192")),
+    "deploy.aa-gpu-gpt-oss-120b.over_ceiling": F("{m} ÷ {c}", m=("measured on GPUs", "measured.aa-gpu-gpt-oss-120b"),
+                                                 c=("ceiling", "row.aa-gpu-gpt-oss-120b.ceiling")),
+    "deploy.aa-gpu-llama-3.1-70b.over_expected": F("{m} ÷ {e}", m=("measured on GPUs", "measured.aa-gpu-llama-3.1-70b"),
+                                                   e=("expected", f"{_DEP70}.expected")),
+    # The largest batch: whole requests whose KV cache fits beside the weights in the engine's share of the GPUs.
+    "batch.llama70b.max_8k": F("⌊({n} × {mem} × {u} − {w}) ÷ ({ctx} × {kv})⌋", n=("GPUs", "speed.devices"),
+                               mem=("HBM per GPU", "device.h100.memory"), u=("usable", "engine.vllm.usable"),
+                               w=("of weights (BF16)", "weights.llama70b.bytes"), ctx=("tokens of context each", "context.8192"),
+                               kv=("KV cache per token", "kv.llama70b.bytes_per_token")),
+    # The utilisation at that batch: the roofline step, as in formulas_step.py, with the batch a figure.
+    f"{_MAXB}.memory_time": F("(({act} + {b} × {row}) × {bytes} + {b} × {ctx} × {kv}) ÷ ({n} × {bw})", act=_ACT, row=_ROW,
+                              b=("requests", "batch.llama70b.max_8k"), bytes=("per value (BF16)", "precision.bf16.bytes"),
+                              ctx=("tokens of context each", "context.8192"), kv=("KV cache per token", "kv.llama70b.bytes_per_token"),
+                              n=("GPUs", "speed.devices"), bw=("HBM bandwidth each", "device.h100.bandwidth")),
+    f"{_MAXB}.compute_time": F("{b} × ({flops} + {attn}) ÷ ({n} × {peak})", b=("requests", "batch.llama70b.max_8k"),
+                               flops=("per token", "flops.llama70b.per_token"), attn=("for attention", "flops.llama70b.attention.8192"),
+                               n=("GPUs", "speed.devices"), peak=("BF16 peak each", "device.h100.peak_bf16")),
+    _MAXB: F("{c} ÷ max({m}, {c})", m=("memory time", f"{_MAXB}.memory_time"), c=("compute time", f"{_MAXB}.compute_time")),
+})

@@ -24,6 +24,9 @@ from .fit import fit as fit_search
 ASSUMED_CONTEXT = 1000
 MAX_K = 8
 PRECISION_LADDER = ("fp8", "fp4")   # lower precisions a provider may serve instead of the release
+# The least acceptance that reaches a measurement gives a ceiling equal to it up to rounding in the last
+# bits; compared exactly, the search skipped every k whose ceiling came out 1 ulp short (k = 6 instead of 2).
+REACH_TOLERANCE = 1e-9
 
 
 @dataclass(frozen=True)
@@ -133,14 +136,15 @@ def explain(model, dep, bw, context, measured, serving, stated_precision=None, p
             if a is not None and a <= highest:
                 yield S.Speculative(draft, k, a), "required"
 
+    reaches = lambda ceiling: ceiling >= measured * (1 - REACH_TOLERANCE)  # noqa: E731
     for p in precisions:
         shape = shape_from_catalog(model, weight_precision=p)
         plain = _ceiling_with(shape, dep, bw, context)
-        if plain >= measured:
+        if reaches(plain):
             return Explanation(p, None, None, "", plain)
         for spec, why in spec_options(plain):
             c = _ceiling_with(shape, dep, bw, context, spec)
-            if c >= measured:
+            if reaches(c):
                 return Explanation(p, spec.k, spec.acceptance, why, c)
     return None
 
