@@ -55,17 +55,17 @@ def _step(c, key):
     return K.decode_step(stated or plain, r.deployment, bw, r.context, efficiency=X.default_efficiency(sv), link=link)
 
 
-def published_spec(c, key):
+def _spec_of(c, key):
     """The speculative decoding the publisher states with its numbers (k and mean accepted), else None."""
     r, sv = _row(c, key), serving_of(c)
     pm = sv.measurements.get(key)
-    return X._published_spec(pm, c.models[r.model].layers, sv, r.model)[0] if pm is not None else None
+    return X.published_spec(pm, c.models[r.model].layers, sv, r.model)[0] if pm is not None else None
 
 
 def _verify_bytes(c, key):
     r = _row(c, key)
     plain, stated = _shapes(c, key)
-    return r.deployment.streamed_serial(stated or plain, r.context, 1, tokens=published_spec(c, key).k + 1)
+    return r.deployment.streamed_serial(stated or plain, r.context, 1, tokens=_spec_of(c, key).k + 1)
 
 
 def _link_of(device):
@@ -123,9 +123,9 @@ def _(c): return max(a.high for a in serving_of(c).acceptance.values())
 # ------------------------------------------------------------------ one set per row
 
 # Rows with communication on a link whose bandwidth is published (the others name theirs as not counted).
-_COMM = {r.key for r in X.rows(load(), SV.load()) if r.expected < (r.ceiling_stated if r.ceiling_stated else r.ceiling) * 0.999999
-         and any(m.known for m in K.messages(shape_from_catalog(load().models[r.model]), r.deployment, 1,
-                                             _link_of(r.device)))}
+_COMM = {r.key for r in X.rows(load(), SV.load())
+         if any(m.known for m in K.messages(shape_from_catalog(load().models[r.model]), r.deployment, 1, _link_of(r.device)))}
+
 
 for _rk, _rm in list(load().measurements.items()) + list(SV.load().measurements.items()):
     _in = [f"measurements.{_rk}", f"models.{_rm.model}", f"devices.{_rm.device}"]

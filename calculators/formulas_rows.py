@@ -58,7 +58,7 @@ FORMULAS["acceptance.highest"] = F(("max(" + ", ".join(f"{{a{i}}}" for i in rang
 
 # ------------------------------------------------------------------ one set per row
 
-def _kv(r, model):
+def _kv(r):
     """The request's KV cache at the row's context: per token × context, or per attention kind where a window caps one."""
     ctx = ("tokens of context", r.context)
     if r.model == "gpt-oss-120b":
@@ -115,7 +115,7 @@ def _row_formulas() -> dict:
         link_key = platform.interconnect if platform else None
         link = sv.interconnects[link_key] if platform else None
         bw = ("bandwidth per device", f"row.{key}.bandwidth")
-        out[f"row.{key}.kv"] = _kv(r, model)
+        out[f"row.{key}.kv"] = _kv(r)
         out[f"row.{key}.streamed"] = F("{w} ÷ {tp} + {kv} ÷ {split}", w=("read per token", WEIGHTS_READ[r.model]), **_split(r, shape))
         out[f"row.{key}.ceiling"] = F("{bw} ÷ {b}", bw=bw, b=("per device chain and token", f"row.{key}.streamed"))
         measured = ("measured", f"row.{key}.measured") if r.low == r.high else ("measured, upper end", f"row.{key}.measured", "high")
@@ -134,7 +134,7 @@ def _row_formulas() -> dict:
         eff = ("achieved", "efficiency.default")
         comm_term = dict(comm=("communication", f"row.{key}.comm_time")) if comm is not None else {}
         step_text = "{s} ÷ ({bw} × {eff})" + (" + {comm}" if comm is not None else "")
-        spec = X._published_spec(pm, model.layers, sv, r.model)[0] if pm is not None else None
+        spec = X.published_spec(pm, model.layers, sv, r.model)[0] if pm is not None else None
         if spec is None:
             if stated or getattr(pm, "speculation", None):
                 out[f"row.{key}.ceiling_served"] = F("{bw} ÷ {s}", bw=bw, s=("per device chain and token", streamed))

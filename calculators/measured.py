@@ -91,7 +91,7 @@ def _family_acceptance(serving, model_key: str) -> float | None:
     return max(highs) if highs else None
 
 
-def _published_spec(pm, layers, serving, model_key):
+def published_spec(pm, layers, serving, model_key):
     """The Speculative object a publisher's statement supports, and on what basis; None if unknown."""
     s = getattr(pm, "speculation", None)
     if s is None:
@@ -120,7 +120,7 @@ def explain(model, dep, bw, context, measured, serving, stated_precision=None, p
         precisions += [p for p in PRECISION_LADDER if p != stated_precision]
     kind = pm.speculation.kind if pm is not None and pm.speculation else "heads"
     highest = max(a.high for a in serving.acceptance.values())
-    pub_spec, basis = _published_spec(pm, layers, serving, model.key) if pm is not None else (None, "")
+    pub_spec, basis = published_spec(pm, layers, serving, model.key) if pm is not None else (None, "")
     family = _family_acceptance(serving, model.key)
     draft = _draft(kind, layers)
 
@@ -159,7 +159,7 @@ def _row(key, model, device, who, dep, assumed, context, ctx_assumed, low, high,
     link = serving.interconnects[platform.interconnect] if platform else None
     eff = default_efficiency(serving)
     step = K.decode_step(shape, dep, bw, context, efficiency=eff, link=link)
-    spec, _ = _published_spec(pm, model.layers, serving, model.key) if pm is not None else (None, "")
+    spec, _ = published_spec(pm, model.layers, serving, model.key) if pm is not None else (None, "")
     if spec is None:
         expected = step.expected_tokens_per_s
         stated = step.ceiling_tokens_per_s
