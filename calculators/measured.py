@@ -24,6 +24,9 @@ from .fit import fit as fit_search
 ASSUMED_CONTEXT = 1000
 MAX_K = 8
 PRECISION_LADDER = ("fp8", "fp4")   # lower precisions a provider may serve instead of the release
+# The least acceptance that reaches a measurement gives a ceiling equal to it up to rounding in the last
+# bits; compared exactly, the search skipped every k whose ceiling came out 1 ulp short (k = 6 instead of 2).
+REACH_TOLERANCE = 1e-9
 
 
 @dataclass(frozen=True)
@@ -88,7 +91,7 @@ def _family_acceptance(serving, model_key: str) -> float | None:
     return max(highs) if highs else None
 
 
-def _published_spec(pm, layers, serving, model_key):
+def published_spec(pm, layers, serving, model_key):
     """The Speculative object a publisher's statement supports, and on what basis; None if unknown."""
     s = getattr(pm, "speculation", None)
     if s is None:
@@ -117,7 +120,7 @@ def explain(model, dep, bw, context, measured, serving, stated_precision=None, p
         precisions += [p for p in PRECISION_LADDER if p != stated_precision]
     kind = pm.speculation.kind if pm is not None and pm.speculation else "heads"
     highest = max(a.high for a in serving.acceptance.values())
-    pub_spec, basis = _published_spec(pm, layers, serving, model.key) if pm is not None else (None, "")
+    pub_spec, basis = published_spec(pm, layers, serving, model.key) if pm is not None else (None, "")
     family = _family_acceptance(serving, model.key)
     draft = _draft(kind, layers)
 
@@ -133,14 +136,15 @@ def explain(model, dep, bw, context, measured, serving, stated_precision=None, p
             if a is not None and a <= highest:
                 yield S.Speculative(draft, k, a), "required"
 
+    reaches = lambda ceiling: ceiling >= measured * (1 - REACH_TOLERANCE)  # noqa: E731
     for p in precisions:
         shape = shape_from_catalog(model, weight_precision=p)
         plain = _ceiling_with(shape, dep, bw, context)
-        if plain >= measured:
+        if reaches(plain):
             return Explanation(p, None, None, "", plain)
         for spec, why in spec_options(plain):
             c = _ceiling_with(shape, dep, bw, context, spec)
-            if c >= measured:
+            if reaches(c):
                 return Explanation(p, spec.k, spec.acceptance, why, c)
     return None
 
@@ -155,7 +159,7 @@ def _row(key, model, device, who, dep, assumed, context, ctx_assumed, low, high,
     link = serving.interconnects[platform.interconnect] if platform else None
     eff = default_efficiency(serving)
     step = K.decode_step(shape, dep, bw, context, efficiency=eff, link=link)
-    spec, _ = _published_spec(pm, model.layers, serving, model.key) if pm is not None else (None, "")
+    spec, _ = published_spec(pm, model.layers, serving, model.key) if pm is not None else (None, "")
     if spec is None:
         expected = step.expected_tokens_per_s
         stated = step.ceiling_tokens_per_s

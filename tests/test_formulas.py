@@ -70,8 +70,8 @@ def test_build_check_names_the_line_of_a_formula_that_disagrees():
     reg["weights.llama70b.bytes"] = dataclasses.replace(REG["weights.llama70b.bytes"], value=150e9)
     problems = check.check(reg, root)
     p = next(p for p in problems if "'weights.llama70b.bytes'" in p.message)
-    text = (root / "calculators" / "formulas.py").read_text(encoding="utf-8").splitlines()
-    assert p.path == "calculators/formulas.py" and p.severity == "error" and p.code == "formula-disagrees"
+    text = (root / "calculators" / "formulas_step.py").read_text(encoding="utf-8").splitlines()
+    assert p.path == "calculators/formulas_step.py" and p.severity == "error" and p.code == "formula-disagrees"
     assert '"weights.llama70b.bytes"' in text[p.line - 1]
     # figures whose formulas use it as a term now disagree too: 150 GB over 230 MB is 653 LPUs, not 614
     assert any("'fit.llama70b.groq-lpu.devices'" in q.message for q in problems)
@@ -80,27 +80,25 @@ def test_build_check_names_the_line_of_a_formula_that_disagrees():
 # Figures whose value is the datum or assumption itself explain themselves through their catalog entry.
 READS = ("catalog", "datasheet", "scenario", "vendor", "published", "as claimed", "batch size", "GPUs in",
          "context per", "number of", "industry", "context length", "2:4 structured sparsity")
-# The deployment model's figures (issue 9 parts 4 and 5): bytes summed over per-layer specs, ranges,
-# a floor, a roofline step at a batch, and each measurement row's expected speed and explanation
-# (efficiency, messages and speculation differ per row; measured.py computes them).
-WITHOUT_SUBSTITUTION = {}
-WITHOUT_SUBSTITUTION["deployment model: per-layer sums, ranges, a floor, per-row steps and the explanation search"] = (
-    "deploy.llama70b.h100x8.bytes_per_gpu", "deploy.deepseek-v3.held_8k", "flops.llama70b.per_token_8k",
-    "deploy.aa-gpu-gpt-oss-120b.over_ceiling", "deploy.aa-gpu-llama-3.1-70b.over_expected",
-    "batch.llama70b.max_8k", "util.llama70b.max_batch_8k",
-    *(k for k in REG if k.startswith("row.") and (k.endswith((".expected", ".ceiling_served", ".streamed", ".why_k", ".why_acceptance", ".why_ceiling"))
-                                                  or (k.endswith(".ratio") and REG[k.replace(".ratio", ".measured")].is_range))),
-)
-
-
-def test_every_derived_figure_has_a_formula_or_a_stated_reason():
-    """A derived figure comes with its formula object; the only stated reason for none is that it reads one datum."""
-    listed = {f for ids in WITHOUT_SUBSTITUTION.values() for f in ids}
+def test_every_derived_figure_has_a_formula():
+    """A derived figure comes with its formula object; the only figures without one read one datum (no exemption list)."""
     derived = {k for k, f in REG.items() if not f.formula.startswith(READS)}
-    missing = sorted(derived - set(FORMULAS) - listed)
+    missing = sorted(derived - set(FORMULAS))
     assert missing == [], f"derived figures without a formula object: {missing}"
-    assert not listed & set(FORMULAS), "a figure listed as without substitution now has one: drop it from the list"
-    assert listed <= set(REG), sorted(listed - set(REG))
+
+
+def test_the_deployment_models_figures_have_formulas():
+    """The figures that once were listed without substitution (issue 10): sums per device, ranges, a floor,
+    each row's expected speed, and the explanation's numbers."""
+    rows = [k for k in REG if k.startswith("row.")]
+    kinds = (".expected", ".ceiling_served", ".streamed", ".why_k", ".why_acceptance", ".why_ceiling", ".ratio")
+    ids = ["deploy.llama70b.h100x8.bytes_per_gpu", "deploy.deepseek-v3.held_8k", "flops.llama70b.per_token_8k",
+           "deploy.aa-gpu-gpt-oss-120b.over_ceiling", "deploy.aa-gpu-llama-3.1-70b.over_expected",
+           "batch.llama70b.max_8k", "util.llama70b.max_batch_8k", *(k for k in rows if k.endswith(kinds))]
+    assert len(ids) > 7 + 18 * 3
+    assert [k for k in ids if k not in FORMULAS] == []
+    assert "⌊" in FORMULAS["batch.llama70b.max_8k"].expr and "max(" in FORMULAS["util.llama70b.max_batch_8k"].expr
+    assert isinstance(FORMULAS["deploy.aa-gpu-llama-3.1-70b.over_expected"].evaluate(REG), tuple)
 
 
 def test_the_three_kinds_that_once_had_no_formula_now_have_one():
@@ -195,7 +193,7 @@ def test_hand_check_of_llama_active_parameters():
 def test_max_and_min_are_evaluated_and_nothing_else_is_called():
     f = formulas.F("max({a}, {b}) − min({a}, {b})", a=("x", 3), b=("y", 5))
     assert f.evaluate(REG) == 2
-    for bad in ("max({a})", "abs({a})", "max({a}, b={a})", "pow({a}, 2)"):
+    for bad in ("max({a})", "abs({a})", "max({a}, b={a})", "pow({a}, 2)", "floor({a}, 2)", "ln({a}, {a})", "{a} ** 2"):
         with pytest.raises((ValueError, SyntaxError)):
             formulas.F(bad, a=("x", 2)).evaluate(REG)
 
@@ -227,7 +225,8 @@ def _check_with(fig_id, value):
     reg = dict(REG)
     reg[fig_id] = dataclasses.replace(REG[fig_id], value=value)
     problems = [p for p in check.check(reg, root) if f"{fig_id!r}" in p.message]
-    text = (root / "calculators" / "formulas.py").read_text(encoding="utf-8").splitlines()
+    assert problems and problems[0].path == formulas.origin(fig_id)   # the topic module that holds the formula
+    text = (root / problems[0].path).read_text(encoding="utf-8").splitlines()
     return problems, text
 
 
@@ -236,7 +235,7 @@ def test_build_check_names_the_line_of_a_range_whose_high_end_disagrees():
     problems, text = _check_with("speedup.gpt-oss-120b.vs_gpu_measured", (low, high * 1.2))
     assert [p.code for p in problems] == ["formula-disagrees"]
     p = problems[0]
-    assert p.path == "calculators/formulas.py" and p.severity == "error" and "gives 1.04392 to 1.4701 but" in p.message
+    assert p.path == "calculators/formulas_measured.py" and p.severity == "error" and "gives 1.04392 to 1.4701 but" in p.message
     assert '"gpt-oss-120b"' in text[p.line - 1] and "vs_gpu_measured" in text[p.line + 0]   # the loop's data, then its formula
 
 
@@ -258,14 +257,99 @@ def test_the_build_stops_at_the_line_of_a_range_and_of_a_max_formula_that_disagr
     line of its data that names the figure)."""
     from checkutil import build, copy_project, edit_line, line_matching
     root = copy_project(tmp_path / "p")
-    path = root / "calculators" / "formulas.py"
-    ranged = line_matching(path, r'_FORMULAS\[f"speedup\.\{_key\}\.vs_gpu_measured"\]')
-    edit_line(path, ranged, lambda s: s.replace('F("{v} ÷ {gpu}"', 'F("min({v} ÷ {gpu}, 1.3)"'))
-    roof = line_matching(path, r'"speed\.per_request_fp8": F\("\{one\} ÷ max\(')
-    edit_line(path, roof, lambda s: s.replace("max(", "min("))
+    measured, step = root / "calculators" / "formulas_measured.py", root / "calculators" / "formulas_step.py"
+    ranged = line_matching(measured, r'FORMULAS\[f"speedup\.\{_key\}\.vs_gpu_measured"\]')
+    edit_line(measured, ranged, lambda s: s.replace('F("{v} ÷ {gpu}"', 'F("min({v} ÷ {gpu}, 1.3)"'))
+    roof = line_matching(step, r'"speed\.per_request_fp8": F\("\{one\} ÷ max\(')
+    edit_line(step, roof, lambda s: s.replace("max(", "min("))
     done = build(root, tmp_path / "site")
     assert done.returncode != 0
     out = done.stdout + done.stderr
-    assert f"calculators/formulas.py:{ranged - 1}: error: formula of 'speedup.gpt-oss-120b.vs_gpu_measured' gives 1.04392 to 1.3 " in out
-    assert f"calculators/formulas.py:{ranged - 1}: error: formula of 'speedup.minimax-m2.vs_gpu_measured'" in out  # same loop
-    assert f"calculators/formulas.py:{roof}: error: formula of 'speed.per_request_fp8' gives " in out
+    assert f"calculators/formulas_measured.py:{ranged - 1}: error: formula of 'speedup.gpt-oss-120b.vs_gpu_measured' gives 1.04392 to 1.3 " in out
+    assert f"calculators/formulas_measured.py:{ranged - 1}: error: formula of 'speedup.minimax-m2.vs_gpu_measured'" in out  # same loop
+    assert f"calculators/formulas_step.py:{roof}: error: formula of 'speed.per_request_fp8' gives " in out
+
+
+# ------------------------------------------- floor, powers and logarithms (the deployment model)
+
+def test_floor_power_and_logarithm_are_evaluated():
+    """⌊ ⌋ rounds down (whole requests that fit), a^b is a power (accepted length), ln(…) the natural logarithm."""
+    import math
+    f = formulas.F("⌊{a} ÷ {b}⌋ + {a}^{two} − ln({e})", a=("x", 7), b=("y", 2), two=("", 2), e=("", math.e))
+    assert f.evaluate(REG) == pytest.approx(3 + 49 - 1)
+    assert formulas.F("−{a}^{two}", a=("x", 3), two=("", 2)).evaluate(REG) == -9   # a power binds tighter than the sign
+
+
+def _toml(name: str) -> dict:
+    import pathlib
+    import tomllib
+    return tomllib.loads((pathlib.Path(__file__).resolve().parent.parent / "calculators" / name).read_text(encoding="utf-8"))
+
+
+def _llama70b_read_bytes() -> float:
+    """Llama 3.1 70B's BF16 weight bytes read per token, from its config.json: every tensor but the input
+    embedding table, of which one row (the lm_head is untied, so it is read in full)."""
+    c = _config("llama-3.1-70b.json")
+    h, inter, layers, vocab = c["hidden_size"], c["intermediate_size"], c["num_hidden_layers"], c["vocab_size"]
+    kv_dim = c["num_key_value_heads"] * h // c["num_attention_heads"]
+    per_layer = 2 * h * h + 2 * h * kv_dim + 3 * h * inter + 2 * h       # q, o; k, v; gate, up, down; two norms
+    assert not c["tie_word_embeddings"]
+    return (layers * per_layer + h + vocab * h + h) * 2                  # layers, final norm, lm_head, one embedding row
+
+
+def test_hand_check_of_the_tp8_expected_speed():
+    """Llama 3.1 70B on 8 × H100, TP8, batch 1, 2,000 tokens of context (speed scenario), from first principles:
+    each GPU streams 1/8 of the weights read per token (139.0 GB: the 141.1 GB stored less the input embedding
+    table, of which one row is read) and 1/8 of the KV cache (80 layers × 2 × 8 KV heads × 128 × 2 B × 2,000);
+    at 3.35 TB/s × 3,000/3,350 (FlashMLA's achieved share, serving.toml); plus 160 all-reduces (2 per layer),
+    each 2 × 7/8 × 8,192 × 2 B over NVLink 4's 450 GB/s, plus 2.3 µs per message (nccl-tests on 8 H200/H800,
+    NVIDIA/nccl issue 1940, serving.toml)."""
+    c = _config("llama-3.1-70b.json")
+    serving = _toml("serving.toml")
+    eff = serving["efficiency"]["flashmla-h800"]["achieved_bytes_per_s"] / serving["efficiency"]["flashmla-h800"]["peak_bytes_per_s"]
+    link = serving["interconnects"]["nvlink4"]["bytes_per_s"]
+    assert serving["interconnects"]["nvlink4"]["latency_s"] == 2.3e-6
+    head_dim = c["hidden_size"] // c["num_attention_heads"]
+    kv = c["num_hidden_layers"] * 2 * c["num_key_value_heads"] * head_dim * 2 * 2000
+    per_gpu = _llama70b_read_bytes() / 8 + kv / 8
+    comm = 2 * c["num_hidden_layers"] * (2 * 7 / 8 * c["hidden_size"] * 2 / link + 2.3e-6)
+    expected = 1 / (per_gpu / (3.35e12 * eff) + comm)
+    assert FORMULAS["deploy.llama70b.h100x8.bytes_per_gpu"].evaluate(REG) == pytest.approx(per_gpu)
+    assert FORMULAS["deploy.llama70b.h100x8.expected"].evaluate(REG) == pytest.approx(expected)
+    assert REG["deploy.llama70b.h100x8.expected"].value == pytest.approx(expected)
+    # the measurement row of the same deployment (1,000 tokens assumed): its communication is the same 160 all-reduces
+    assert FORMULAS["row.aa-gpu-llama-3.1-70b.comm_time"].evaluate(REG) == pytest.approx(comm)
+    row = 1 / ((_llama70b_read_bytes() / 8 + kv / 2 / 8) / (3.35e12 * eff) + comm)
+    assert REG["row.aa-gpu-llama-3.1-70b.expected"].value == pytest.approx(row)
+
+
+def test_hand_check_of_a_speculative_explanation():
+    """SambaNova's 457 tok/s for Llama 3.1 70B on 16 SN40L sockets (TP16, 1.6 TB/s HBM each, 1,000 tokens assumed)
+    exceeds the BF16 ceiling; speculative decoding explains it. With k = 1 at most 1 + a < 2 tokens per step,
+    too few; with k = 2 the accepted length 1 + a + a² = (1 − a³) ÷ (1 − a) must reach measured ÷ ceiling,
+    a quadratic: a = (−1 + √(4r − 3)) ÷ 2, within the highest published acceptance (92 %)."""
+    import math
+    c = _config("llama-3.1-70b.json")
+    head_dim = c["hidden_size"] // c["num_attention_heads"]
+    kv = c["num_hidden_layers"] * 2 * c["num_key_value_heads"] * head_dim * 2 * 1000
+    ceiling = 1.6e12 / (_llama70b_read_bytes() / 16 + kv / 8)        # 8 KV heads: the cache splits 8 ways, not 16
+    r = 457 / ceiling
+    assert 2 < r < 1 + 0.92 + 0.92 ** 2
+    a = (-1 + math.sqrt(4 * r - 3)) / 2
+    key = "row.sambanova-llama-3.1-70b"
+    assert REG[f"{key}.ceiling"].value == pytest.approx(ceiling)
+    assert REG[f"{key}.why_k"].value == 2 and REG[f"{key}.why_acceptance"].value == pytest.approx(a)
+    assert FORMULAS[f"{key}.why_accepted"].evaluate(REG) == pytest.approx((1 - a ** 3) / (1 - a)) == pytest.approx(r)
+    assert FORMULAS[f"{key}.why_k"].evaluate(REG) == 2
+    assert FORMULAS[f"{key}.why_ceiling"].evaluate(REG) == pytest.approx(457)
+
+
+def test_the_acceptance_condition_fails_for_a_wrong_acceptance():
+    """The least acceptance is shown as the condition it satisfies; an acceptance that does not reach the
+    measurement breaks the condition, and the build check names the row's formula."""
+    import dataclasses
+    key = "row.sambanova-llama-3.1-70b.why_acceptance"
+    reg = dict(REG)
+    reg[key] = dataclasses.replace(REG[key], value=REG[key].value - 0.05)
+    from sitebuild.checks.formulas import agrees
+    assert not agrees(reg[key], FORMULAS[key].evaluate(reg))

@@ -1,9 +1,10 @@
 """Formula objects agree with their figures: what the popover shows must add up.
 
 The popover next to a number shows its formula with the inputs' values put
-in (calculators/formulas.py). If the model changes a figure and the formula
-object no longer gives the printed value, a reader would see arithmetic that
-does not add up; the build stops instead, naming the line of the formula.
+in (calculators/formulas_<topic>.py, collected by calculators/formulas.py).
+If the model changes a figure and the formula object no longer gives the
+printed value, a reader would see arithmetic that does not add up; the build
+stops instead, naming the file and line of the formula.
 """
 
 from __future__ import annotations
@@ -15,18 +16,15 @@ import re
 from calculators import formulas
 from .report import ERROR, Problem
 
-REL = "calculators/formulas.py"
-
-
 def _line(text: str, fig_id: str) -> int:
     """The line that defines `fig_id`'s formula: a literal key, else an f-string key of a loop, else any mention."""
     lines = text.splitlines()
-    key = re.compile(r'(^|[{,(\s])"' + re.escape(fig_id) + r'"\s*:|_FORMULAS\["' + re.escape(fig_id) + r'"\]\s*=')
+    key = re.compile(r'(^|[{,(\s])"' + re.escape(fig_id) + r'"\s*:|FORMULAS\["' + re.escape(fig_id) + r'"\]\s*=')
     for n, line in enumerate(lines, 1):
         if key.search(line):
             return n
     for n, line in enumerate(lines, 1):
-        for literal in re.findall(r'_FORMULAS\[f"([^"]+)"\]', line):
+        for literal in re.findall(r'FORMULAS\[f"([^"]+)"\]', line):
             pattern = "".join("(.+)" if part.startswith("{") else re.escape(part) for part in re.split(r"(\{[^}]*\})", literal))
             match = re.fullmatch(pattern, fig_id)
             if match:  # a loop: the row of its data that names this figure, else the loop's formula
@@ -47,25 +45,28 @@ def agrees(figure, got) -> bool:
 
 
 def check(registry: dict, root: pathlib.Path) -> list:
-    path = root / REL
-    text = path.read_text(encoding="utf-8") if path.exists() else ""
+    texts = {}
     out = []
     for fig_id, formula in formulas.all_formulas().items():
-        line = _line(text, fig_id)
+        rel = formulas.origin(fig_id)   # the topic module that holds this formula
+        if rel not in texts:
+            path = root / rel
+            texts[rel] = path.read_text(encoding="utf-8") if path.exists() else ""
+        line = _line(texts[rel], fig_id)
         unknown = [t.figure for t in formula.terms if t.figure and t.figure not in registry]
         if fig_id not in registry or unknown:
             names = ", ".join([fig_id] if fig_id not in registry else unknown)
-            out.append(Problem(REL, line, ERROR, "formula-unknown", f"formula of {fig_id!r} names figures that do not exist: {names}"))
+            out.append(Problem(rel, line, ERROR, "formula-unknown", f"formula of {fig_id!r} names figures that do not exist: {names}"))
             continue
         value = registry[fig_id].value
         try:
             got = formula.evaluate(registry)
         except (ValueError, SyntaxError, ZeroDivisionError, TypeError) as err:
-            out.append(Problem(REL, line, ERROR, "formula-broken", f"formula of {fig_id!r} cannot be evaluated: {err}"))
+            out.append(Problem(rel, line, ERROR, "formula-broken", f"formula of {fig_id!r} cannot be evaluated: {err}"))
             continue
         if not agrees(registry[fig_id], got):
             shown = " to ".join(f"{v:.6g}" for v in got) if isinstance(got, tuple) else f"{got:.6g}"
-            out.append(Problem(REL, line, ERROR, "formula-disagrees",
+            out.append(Problem(rel, line, ERROR, "formula-disagrees",
                                f"formula of {fig_id!r} gives {shown} but the figure is {value!r}: the popover would show "
                                f"arithmetic that does not add up; fix the formula or the figure"))
     return out

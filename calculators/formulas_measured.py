@@ -1,0 +1,41 @@
+"""Formula objects of published measurements: implied bandwidth, speed-ups against GPU ranges, the agent loop.
+
+Ranges: a ranged term makes the formula a range (both substitutions are shown); `end` reads one end.
+"""
+
+from __future__ import annotations
+
+from .formula_object import F
+
+FORMULAS = {}
+FORMULAS.update({
+    "agent.time.dataflow": F("{n} × ({ttft} + {tokens} ÷ {speed})", n=("calls", "agent.steps"), ttft=("to the first token", "agent.ttft"),
+                             tokens=("tokens per call", "agent.tokens_per_step"), speed=("measured", "measured.infercom-minimax-m2")),
+    "agent.ratio": F("{gpu} ÷ {df}", gpu=("on GPUs", "agent.time.gpu"), df=("on dataflow", "agent.time.dataflow")),
+    "implied_bw.infercom-gpt-oss-120b": F("{w} × {s}", w=("read per token", "weights.gpt-oss-120b.read_per_token"),
+                                          s=("measured", "measured.infercom-gpt-oss-120b")),
+    "implied_bw_share.infercom-gpt-oss-120b": F("{need} ÷ {have}", need=("needed", "implied_bw.infercom-gpt-oss-120b"),
+                                                have=("HBM bandwidth of the rack", "sn40l.rack.hbm_bandwidth")),
+    "headroom.infercom-gpt-oss-120b": F("{have} ÷ {need}", have=("HBM bandwidth of the rack", "sn40l.rack.hbm_bandwidth"),
+                                        need=("needed", "implied_bw.infercom-gpt-oss-120b")),
+    "implied_bw.infercom-minimax-m2": F("{w} × {s}", w=("read per token", "weights.minimax-m2.read_per_token"),
+                                        s=("measured", "measured.infercom-minimax-m2")),
+    "implied_bw_share.infercom-minimax-m2": F("{need} ÷ {have}", need=("needed", "implied_bw.infercom-minimax-m2"),
+                                              have=("HBM bandwidth of the rack", "sn40l.rack.hbm_bandwidth")),
+    "implied_bw.sambanova-deepseek-r1": F("{w} × {s}", w=("read per token", "weights.deepseek-v3.read_per_token"),
+                                          s=("measured", "measured.sambanova-deepseek-r1")),
+    "implied_bw_share.sambanova-deepseek-r1": F("{need} ÷ {have}", need=("needed", "implied_bw.sambanova-deepseek-r1"),
+                                                have=("HBM bandwidth of the rack", "sn40l.rack.hbm_bandwidth")),
+})
+# === end of the deployment-model block ===
+# Ranges: a ranged term makes the formula a range (both substitutions are shown); `end` reads one end.
+for _mk in ("infercom-gpt-oss-120b", "infercom-minimax-m2"):
+    FORMULAS[f"speedup.{_mk}.vs_typical"] = F("{v} ÷ {gpu}", v=("measured", f"measured.{_mk}"),
+                                                gpu=("typical on GPUs", "typical_gpu_serving"))
+for _key, _gpu in (("gpt-oss-120b", "aa-gpu-gpt-oss-120b"), ("minimax-m2", "gpu-minimax-m2")):
+    FORMULAS[f"speedup.{_key}.vs_gpu_measured"] = F("{v} ÷ {gpu}", v=("Infercom, measured", f"measured.infercom-{_key}"),
+                                                      gpu=("measured on GPUs", f"measured.{_gpu}"))
+FORMULAS.update({
+    "agent.time.gpu": F("{n} × ({ttft} + {tokens} ÷ {speed})", n=("calls", "agent.steps"), ttft=("to the first token", "agent.ttft"),
+                        tokens=("tokens per call", "agent.tokens_per_step"), speed=("fastest GPU route", "measured.gpu-minimax-m2", "high")),
+})
