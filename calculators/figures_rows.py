@@ -131,12 +131,12 @@ for _rk, _rm in list(load().measurements.items()) + list(SV.load().measurements.
     _in = [f"measurements.{_rk}", f"models.{_rm.model}", f"devices.{_rm.device}"]
     _stated, _spec = getattr(_rm, "weight_precision", None), getattr(_rm, "speculation", None)
     figure(f"row.{_rk}.measured", "tok_per_s", "published measurement", _in[:1], sig=None, decimals=0)(_row_fig(_rk, "measured"))
-    figure(f"row.{_rk}.ceiling", "tok_per_s", "HBM bandwidth ÷ bytes each device streams per token (catalog precision, 100 %, no communication)",
+    figure(f"row.{_rk}.ceiling", "tok_per_s", "memory bandwidth ÷ bytes each device streams per token (catalog precision, 100 %, no communication)",
            _in)(_row_fig(_rk, "ceiling"))
     figure(f"row.{_rk}.expected", "tok_per_s", "stated configuration with the achieved-bandwidth efficiency and communication",
            _in + ["efficiency.flashmla-h800"])(_row_fig(_rk, "expected"))
     if _stated or _spec:
-        figure(f"row.{_rk}.ceiling_served", "tok_per_s", "HBM bandwidth ÷ bytes each device streams per token, in the precision and "
+        figure(f"row.{_rk}.ceiling_served", "tok_per_s", "memory bandwidth ÷ bytes each device streams per token, in the precision and "
                "with the speculative decoding the publisher states (100 %, no communication)",
                _in)(_row_fig(_rk, "ceiling_stated"))
     figure(f"row.{_rk}.ratio", "ratio", "measured (upper end) ÷ ceiling", _in, sig=2)(_row_fig(_rk, "ratio"))
