@@ -38,7 +38,7 @@ import math
 import operator
 from dataclasses import dataclass
 
-from . import fmt
+from . import fmt, grammar
 
 ENDS = {"low": 0, "high": 1}
 
@@ -119,8 +119,15 @@ class Formula:
                 number = dataclasses.replace(fig, value=values[t.slot]).format(locale)
             else:
                 number = fmt.format_number(int(t.value), locale) if float(t.value).is_integer() else fmt.format_number(t.value, locale, sig=3)
+            if t.label in SINGULAR and grammar.plural_category(number, locale) == "one":
+                label = tr(SINGULAR[t.label], "term")     # "1 Anfrage", not "1 Anfragen"
             text = text.replace("{" + t.slot + "}", f"{number} {label}".strip())
         return text
+
+
+# Term labels that count something, with their singular: a figure worth one takes the singular.
+SINGULAR = {"requests": "request", "layers": "layer", "GPUs": "GPU", "all-reduces": "all-reduce", "calls": "call",
+            "racks": "rack", "sockets": "socket", "tokens": "token", "parameters": "parameter"}
 
 
 _OPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv, ast.Pow: operator.pow}

@@ -353,3 +353,14 @@ def test_the_acceptance_condition_fails_for_a_wrong_acceptance():
     reg[key] = dataclasses.replace(REG[key], value=REG[key].value - 0.05)
     from sitebuild.checks.formulas import agrees
     assert not agrees(reg[key], FORMULAS[key].evaluate(reg))
+
+
+def test_a_count_of_one_takes_the_singular_label():
+    """'1 richiesta', '1 Anfrage', not '1 richieste': the singular of a counted label after a figure worth one."""
+    from sitebuild.strings import Strings
+    STRINGS = Strings()
+    f = formulas.F("{b} × {t}", b=("requests", "batch.size.1"), t=("tokens", "context.8192"))
+    out = {lang: f.substituted(REG, lang, lambda m, c=None, lang=lang: STRINGS.get(m, lang, c)) for lang in ("de", "it", "da", "en")}
+    assert out["it"].startswith("1 richiesta ×") and out["de"].startswith("1 Anfrage ×"), out
+    assert out["da"].startswith("1 forespørgsel ×") and out["en"].startswith("1 request ×"), out
+    assert out["de"].endswith("Token") and "8.192" in out["de"]     # the other term keeps its plural label

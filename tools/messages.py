@@ -103,6 +103,9 @@ def _collect_data(add) -> None:
             if term.label:
                 add(term.label, "term", ("calculators/formulas.py", 0),
                     "What a number in a formula is, shown after it (e.g. '80 layers', '3.35 TB/s HBM bandwidth').")
+    from calculators.formula_object import SINGULAR
+    for singular in SINGULAR.values():
+        add(singular, "term", ("calculators/formula_object.py", 0), "The singular of a counted term label, after the number 1 ('1 request').")
     for v in claims.VERDICTS:
         add(v, "verdict", ("calculators/claims.py", 0), "Verdict of the fact check.")
 
