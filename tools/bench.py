@@ -124,12 +124,27 @@ def explanation_weight(site: pathlib.Path) -> None:
           f"no Pyodide before a calculator is touched")
 
 
-def main() -> int:
+SECTIONS = ("build", "checks", "browser")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Every section by default; `--only build` (or checks, browser, comma-separated) runs just those,
+    e.g. to repeat one figure while working on it (BENCH_RUNS sets the repetitions)."""
+    import argparse
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", default=",".join(SECTIONS),
+                        help=f"comma-separated sections to run, of {', '.join(SECTIONS)} (default: all)")
+    only = set(parser.parse_args(argv).only.split(","))
+    if only - set(SECTIONS):
+        parser.error(f"unknown section(s): {', '.join(sorted(only - set(SECTIONS)))}")
     with tempfile.TemporaryDirectory(prefix="bench-") as tmp:
-        site_build_ratio(pathlib.Path(tmp))
-        explanation_weight(pathlib.Path(tmp) / "o0")
-        checks_cost(pathlib.Path(tmp))
-        bench_browser.measure(pathlib.Path(tmp) / "browser")
+        if "build" in only:
+            site_build_ratio(pathlib.Path(tmp))
+            explanation_weight(pathlib.Path(tmp) / "o0")
+        if "checks" in only:
+            checks_cost(pathlib.Path(tmp))
+        if "browser" in only:
+            bench_browser.measure(pathlib.Path(tmp) / "browser")
     return 0
 
 
