@@ -81,29 +81,30 @@ def digest(root: pathlib.Path, langs, macros: dict | None) -> str:
     return h.hexdigest()[:24]
 
 
-def _path(root: pathlib.Path, key: str) -> pathlib.Path:
-    return pathlib.Path(root) / CACHE_DIR / f"{key}.pickle"
+def _path(root: pathlib.Path, key: str, kind: str) -> pathlib.Path:
+    return pathlib.Path(root) / CACHE_DIR / f"{kind}-{key}.pickle"
 
 
-def load(root: pathlib.Path, key: str) -> Result | None:
-    """The kept result for `key`, or None (none kept, or unreadable: the checks run again)."""
+def load(root: pathlib.Path, key: str, kind: str = "result", cls: type = Result):
+    """The kept `kind` for `key` (an instance of `cls`), or None (none kept, or unreadable: computed again)."""
     try:
-        with _path(root, key).open("rb") as f:
+        with _path(root, key, kind).open("rb") as f:
             result = pickle.load(f)
     except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError, ValueError):
         return None
-    return result if isinstance(result, Result) else None
+    return result if isinstance(result, cls) else None
 
 
-def store(root: pathlib.Path, key: str, result: Result) -> None:
-    """Keep `result` under `key` (written atomically; the oldest beyond KEEP are dropped). Failing to write is harmless."""
-    path = _path(root, key)
+def store(root: pathlib.Path, key: str, result, kind: str = "result") -> None:
+    """Keep `result` under `key` (written atomically; the oldest of its kind beyond KEEP are dropped).
+    Failing to write is harmless: the next build computes it again."""
+    path = _path(root, key, kind)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
         tmp.write_bytes(pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL))
         os.replace(tmp, path)
-        kept = sorted(path.parent.glob("*.pickle"), key=lambda p: p.stat().st_mtime, reverse=True)
+        kept = sorted(path.parent.glob(f"{kind}-*.pickle"), key=lambda p: p.stat().st_mtime, reverse=True)
         for old in kept[KEEP:]:
             old.unlink(missing_ok=True)
     except OSError:
