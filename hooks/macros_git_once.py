@@ -40,7 +40,13 @@ class LazyFacts(Mapping):
         return len(self._compute())
 
     def __repr__(self):
-        return repr(dict(self))
+        # mkdocs-macros writes every variable into a debug message at each on_pre_build, with str():
+        # that must not be what runs git.
+        if self._compute.cache_info().currsize:
+            return repr(dict(self))
+        return "<read on first use>"
+
+    __str__ = __repr__
 
 
 if _context is not None and callable(getattr(_context, "get_git_info", None)) \
