@@ -50,17 +50,7 @@ def build_id(pyodide_dir: pathlib.Path) -> str:
 
 
 def digest(pyodide_dir: pathlib.Path, wheel_digest: str) -> str:
-    """Content digest of a snapshot: Pyodide's version and build, the wheel's sources, the maker script.
-
-    Read again only when one of the files changes (pyodide.mjs is large and every language asks).
-    """
-    stamps = tuple((p, p.stat().st_size, p.stat().st_mtime_ns)
-                   for p in (pyodide_dir / "package.json", pyodide_dir / "pyodide.mjs", MAKER))
-    return _digest(pyodide_dir, wheel_digest, stamps)
-
-
-@lru_cache(maxsize=8)
-def _digest(pyodide_dir: pathlib.Path, wheel_digest: str, _stamps: tuple) -> str:
+    """Content digest of a snapshot: Pyodide's version and build, the wheel's sources, the maker script."""
     version = json.loads((pyodide_dir / "package.json").read_text(encoding="utf-8"))["version"]
     h = hashlib.sha256()
     for part in (version, build_id(pyodide_dir), wheel_digest):
