@@ -13,9 +13,10 @@
 //   * the dump is tied to the exact build (BUILD_ID in its header): it is made
 //     from the very node_modules/pyodide the site serves;
 //   * only the heap is saved, not the virtual file system: the wheel's files
-//     are gone after a restore, so the worker unpacks the wheel again (its
-//     modules, already imported, stay in sys.modules; the files serve
-//     catalog.toml, tracebacks and anything imported later);
+//     are gone after a restore. Every module of the package is imported and
+//     its data loaded before the dump, and the restored dump must answer the
+//     probe without the files, so the worker answers at once and unpacks the
+//     wheel after its first answers (for tracebacks and later reads);
 //   * a heap grown past its initial size does not restore: checked below;
 //   * random state is frozen in the dump: the worker reseeds after a restore.
 // Before writing, the dump is restored here and must answer a request exactly
@@ -37,9 +38,14 @@ const GZIP_LEVEL = 6; // 6.3 MB in 0.4 s; level 9 saves 1 % for four times the t
 
 // What the dump holds: the package and its data imported, each calculator run
 // once (so the first answer in the browser does not pay for first-call work).
+// Every module of the package is imported: after a restore the worker answers before it has put
+// the package's files back (a snapshot has no file system), so nothing may be left to import.
 const PREPARE = `
-import importlib, json
+import importlib, json, pkgutil
 importlib.invalidate_caches()
+import calculators
+for _module in pkgutil.walk_packages(calculators.__path__, "calculators."):
+    importlib.import_module(_module.name)
 from calculators import catalog, ui, calcs
 catalog.load()
 for _name in ui.FIELDS:
@@ -84,8 +90,8 @@ async function main() {
   const raw = py.makeMemorySnapshot();
   ms.snapshot = performance.now() - t;
   t = performance.now();
+  // Without the wheel's files, as the worker answers its first requests (docs/assets/calc-worker.js).
   const restored = await loadPyodide({ ...quiet, _loadSnapshot: raw });
-  installWheel(restored, wheel);
   const got = restored.runPython("import json\n" + PROBE);
   if (got !== expected) fail(`the restored interpreter answers differently:\n${got}\n!=\n${expected}`);
   ms.verify = performance.now() - t;
