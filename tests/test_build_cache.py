@@ -80,12 +80,12 @@ def test_the_cache_keeps_only_the_newest_results(tmp_path):
 
 
 def test_the_status_page_data_follows_the_pages(proj):
-    """The status page's data is kept by the same key: a translation changed after it was reviewed shows up."""
+    """The status page's data is kept by the same key: a German page changed after its translation was reviewed shows up."""
     first = translations.status_data(proj)
     assert translations.status_data(proj) == first
     name = "decode.md"
-    path = proj / "docs" / "en" / name
-    path.write_text(path.read_text(encoding="utf-8") + "\n\nA new paragraph.\n", encoding="utf-8")
+    path = proj / "docs" / "de" / name   # the German source changes: its translations fall behind
+    path.write_text(path.read_text(encoding="utf-8") + "\n\nEin neuer Absatz.\n", encoding="utf-8")
     again = translations.status_data(proj)
     old = {(s.lang, s.name): s for s in first.statuses}[("en", name)]
     new = {(s.lang, s.name): s for s in again.statuses}[("en", name)]
