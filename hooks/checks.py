@@ -18,6 +18,7 @@ once per rebuild under `mkdocs serve`).
 
 A result without errors is kept by the digest of everything the checks read
 (sitebuild/checks/cache.py): an unchanged project does not run them again.
+SITE_CHECKS_CACHE=off runs them every time (`make bench` reports both).
 """
 
 from __future__ import annotations
@@ -44,8 +45,12 @@ _STRINGS = Strings()
 _state: dict = {}
 
 
+def _flag(name: str) -> bool:
+    return os.environ.get(name, "on").strip().lower() not in ("off", "0", "false", "no")
+
+
 def _enabled() -> bool:
-    return os.environ.get("SITE_CHECKS", "on").strip().lower() not in ("off", "0", "false", "no")
+    return _flag("SITE_CHECKS")
 
 
 def _languages(config) -> list:
@@ -76,11 +81,12 @@ def on_pre_build(config, **kwargs):
     macros_plugin = config.plugins.get("macros")
     macros = getattr(macros_plugin, "macros", None) or None
     langs = _languages(config)
-    key = cache.digest(root, langs, macros)
-    result = cache.load(root, key)
+    keep = _flag("SITE_CHECKS_CACHE")
+    key = cache.digest(root, langs, macros) if keep else None
+    result = cache.load(root, key) if keep else None
     if result is None:
         result = _check(root, langs, macros)
-        if not checks.errors(result.problems):
+        if keep and not checks.errors(result.problems):
             cache.store(root, key, result)
     problems = list(result.problems)
     _state["figures"] = result.page_figures
