@@ -135,3 +135,23 @@ def test_the_git_facts_are_asked_once_and_only_when_read():
     assert facts["commit"] == "abc" and dict(facts) == {"commit": "abc", "tag": "v1"}
     assert len(calls) == 1
     assert "abc" in str(facts)
+
+
+# ------------------------------------------------------------ the parsed termbases
+
+def test_a_changed_termbase_is_parsed_again_not_read_from_the_kept_one(proj):
+    from sitebuild import termbase
+    before = termbase.load(proj, "en")
+    path = termbase.path(proj, "en")
+    text = path.read_text(encoding="utf-8")
+    first = re.search(r'^term = "([^"]+)"', text, re.M)
+    path.write_text(text[:first.start(1)] + "Zq" + text[first.start(1):], encoding="utf-8")
+    st = path.stat()
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))
+    after = termbase.load(proj, "en")
+    assert any(t.term == "Zq" + first.group(1) for t in after.terms.values()), "the kept parse of the old file was reused"
+    assert not any(t.term == "Zq" + first.group(1) for t in before.terms.values())
+    path.write_text(text.replace("[meta]", "[meta", 1), encoding="utf-8")   # broken TOML: an error, never a kept parse
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 2_000_000))
+    with pytest.raises(termbase.TermbaseError, match="not valid TOML"):
+        termbase.load(proj, "en")
