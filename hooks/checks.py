@@ -15,6 +15,10 @@ once per rebuild under `mkdocs serve`).
   page it is, from git, and links to it).
 - on_post_build: the figures the macros rendered must be the ones the checks
   read on the sources (nothing reached a page around them).
+
+A result without errors is kept by the digest of everything the checks read
+(sitebuild/checks/cache.py): an unchanged project does not run them again.
+SITE_CHECKS_CACHE=off runs them every time (`make bench` reports both).
 """
 
 from __future__ import annotations
@@ -34,15 +38,19 @@ if str(ROOT) not in sys.path:
 
 from sitebuild import checks, translations  # noqa: E402
 from sitebuild.i18n_builds import inner_build  # noqa: E402
-from sitebuild.checks import usage  # noqa: E402
+from sitebuild.checks import cache, usage  # noqa: E402
 from sitebuild.strings import LANGS, SOURCE_LANG, Strings  # noqa: E402
 
 _STRINGS = Strings()
 _state: dict = {}
 
 
+def _flag(name: str) -> bool:
+    return os.environ.get(name, "on").strip().lower() not in ("off", "0", "false", "no")
+
+
 def _enabled() -> bool:
-    return os.environ.get("SITE_CHECKS", "on").strip().lower() not in ("off", "0", "false", "no")
+    return _flag("SITE_CHECKS")
 
 
 def _languages(config) -> list:
@@ -72,15 +80,29 @@ def on_pre_build(config, **kwargs):
         return
     macros_plugin = config.plugins.get("macros")
     macros = getattr(macros_plugin, "macros", None) or None
-    project = checks.Project(root, _languages(config), macros)
-    problems = checks.run(root, project=project)
-    _state["project"] = project
-    _state["status"] = {(s.lang, s.name): s for s in translations.statuses(root, project.langs, project.pages)}
+    langs = _languages(config)
+    keep = _flag("SITE_CHECKS_CACHE")
+    key = cache.digest(root, langs, macros) if keep else None
+    result = cache.load(root, key) if keep else None
+    if result is None:
+        result = _check(root, langs, macros)
+        if keep and not checks.errors(result.problems):
+            cache.store(root, key, result)
+    problems = list(result.problems)
+    _state["figures"] = result.page_figures
+    _state["status"] = {(s.lang, s.name): s for s in result.statuses}
     _emit(problems)
     errs = checks.errors(problems)
     if errs:
         raise PluginError(f"{len(errs)} fact or translation check error(s), listed above with file and line "
                           f"(SITE_CHECKS=off builds without the checks)")
+
+
+def _check(root: pathlib.Path, langs: list, macros: dict | None) -> cache.Result:
+    """Every check, and what the build needs of them afterwards (translation statuses, each page's figures)."""
+    project = checks.Project(root, langs, macros)
+    problems, statuses = checks.run_with_statuses(project)
+    return cache.Result(tuple(problems), tuple(statuses), cache.page_figures(project, checks.refs.FIGURE_MACROS))
 
 
 def _status(root: pathlib.Path, lang: str, name: str):
@@ -127,17 +149,15 @@ def _german_url(url: str, lang: str) -> str:
 
 @event_priority(-200)  # after mkdocs-static-i18n has built the other languages
 def on_post_build(config, **kwargs):
-    if inner_build(config) or not _enabled() or "project" not in _state:
+    if inner_build(config) or not _enabled() or "figures" not in _state:
         return
-    project = _state["project"]
     problems = []
     for (lang, src_uri), ids in sorted(usage.rendered().items()):
         rel = f"docs/{src_uri}"
         parts = pathlib.PurePosixPath(src_uri).parts
-        page = project.pages.get(parts[0], {}).get("/".join(parts[1:])) if parts else None
-        if page is None:
+        static = _state["figures"].get((parts[0], "/".join(parts[1:]))) if parts else None
+        if static is None:
             continue
-        static = Counter(m.args[0] for m in page.macros if m.name in checks.refs.FIGURE_MACROS and m.args)
         extra = Counter(ids) - static
         for fid in sorted(extra):
             problems.append(checks.Problem(rel, 0, checks.ERROR, "render-parity",

@@ -85,9 +85,26 @@ class Runtime:
         return urls
 
 
+def _stamp(path: pathlib.Path) -> tuple:
+    """What changes when a file is written: its path, size and modification time (ns)."""
+    st = path.stat()
+    return str(path), st.st_size, st.st_mtime_ns
+
+
 def _digest(paths, size: int = 12) -> str:
+    """Digest of the files' names and contents; read again only when a file's stamp changes.
+
+    The pages and hooks ask for the runtime once per language and per calculator
+    page; reading and hashing the package each time cost a few percent of a build.
+    """
+    return _content_digest(tuple(_stamp(p) for p in paths), size)
+
+
+@lru_cache(maxsize=64)
+def _content_digest(stamps: tuple, size: int) -> str:
     h = hashlib.sha256()
-    for path in paths:
+    for name, _size, _mtime in stamps:
+        path = pathlib.Path(name)
         h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
     return h.hexdigest()[:size]
 
@@ -156,8 +173,12 @@ def _local_pyodide() -> tuple:
     if missing:
         raise RuntimeSetupError(f"Pyodide's core files are missing from {PYODIDE_DIR}: {', '.join(missing)}. "
                             "Run `make setup` (npm ci), or set PYODIDE_URL to load Pyodide from elsewhere.")
-    version = json.loads((PYODIDE_DIR / "package.json").read_text(encoding="utf-8"))["version"]
-    return f"pyodide/{version}/", PYODIDE_DIR
+    return f"pyodide/{_pyodide_version(_stamp(PYODIDE_DIR / 'package.json'))}/", PYODIDE_DIR
+
+
+@lru_cache(maxsize=4)
+def _pyodide_version(package_json: tuple) -> str:
+    return json.loads(pathlib.Path(package_json[0]).read_text(encoding="utf-8"))["version"]
 
 
 def info(extra: dict | None = None) -> Runtime:

@@ -32,7 +32,7 @@ const PAGE_DESTINATIONS = new Set(["document", "style", "script", "image", "font
 const fromHttpCache = (url) => new Request(url, { cache: "force-cache" });
 
 /**
- * The snapshot is kept unpacked, under "<its URL>?raw", where the calculators' worker looks first:
+ * The snapshot is kept unpacked, under "<its URL>?raw", where the calculator page looks first:
  * reading 30 MB back is faster than gunzipping 6 MB on every visit. Where this browser cannot
  * unpack, the packed file is kept as it is.
  */

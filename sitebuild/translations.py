@@ -375,20 +375,39 @@ def status_html(sts: list, locale_counts: dict, names: list, tr) -> str:
 _STATUS_CACHE: dict = {}
 
 
+@dataclass(frozen=True)
+class StatusData:
+    """What the status page shows: every page's status, each locale file's counts, the page names."""
+    statuses: tuple
+    counts: dict
+    names: tuple
+
+
 def _fingerprint(root: pathlib.Path) -> tuple:
     files = list((root / "docs").rglob("*.md")) + list((root / "locales").glob("*.po"))
     return tuple(sorted((str(p), p.stat().st_mtime_ns) for p in files))
 
 
+def status_data(root: pathlib.Path) -> StatusData:
+    """The status page's data: kept in .cache/checks/ by the digest of everything it reads (the checks'
+    digest, sitebuild/checks/cache.py), since it parses every page and locale file and asks git."""
+    from .checks import Project, cache, locale_checks
+
+    key = cache.digest(root, LANGS, None)
+    data = cache.load(root, key, "status", StatusData)
+    if data is None:
+        project = Project(root)
+        data = StatusData(tuple(statuses(root, None, project.pages)), locale_checks(project)[1], tuple(page_names(root)))
+        cache.store(root, key, data, "status")
+    return data
+
+
 def status_page(root: pathlib.Path, tr) -> str:
     """The "Translation status" page body, for `{{ translation_status() }}` (computed once while the files stay the same)."""
-    from .checks import Project, locale_checks
-
     root = pathlib.Path(root)
     key = (str(root), _fingerprint(root))
     if key not in _STATUS_CACHE:
-        project = Project(root)
         _STATUS_CACHE.clear()
-        _STATUS_CACHE[key] = (statuses(root, None, project.pages), locale_checks(project)[1], page_names(root))
-    sts, counts, names = _STATUS_CACHE[key]
-    return status_html(sts, counts, names, tr)
+        _STATUS_CACHE[key] = status_data(root)
+    data = _STATUS_CACHE[key]
+    return status_html(list(data.statuses), data.counts, list(data.names), tr)

@@ -13,9 +13,10 @@
 //   * the dump is tied to the exact build (BUILD_ID in its header): it is made
 //     from the very node_modules/pyodide the site serves;
 //   * only the heap is saved, not the virtual file system: the wheel's files
-//     are gone after a restore, so the worker unpacks the wheel again (its
-//     modules, already imported, stay in sys.modules; the files serve
-//     catalog.toml, tracebacks and anything imported later);
+//     are gone after a restore. Every module of the package is imported and
+//     its data loaded before the dump, and the restored dump must answer the
+//     probe without the files, so the worker answers at once and unpacks the
+//     wheel after its first answers (for tracebacks and later reads);
 //   * a heap grown past its initial size does not restore: checked below;
 //   * random state is frozen in the dump: the worker reseeds after a restore.
 // Before writing, the dump is restored here and must answer a request exactly
@@ -37,10 +38,42 @@ const GZIP_LEVEL = 6; // 6.3 MB in 0.4 s; level 9 saves 1 % for four times the t
 
 // What the dump holds: the package and its data imported, each calculator run
 // once (so the first answer in the browser does not pay for first-call work).
+// Every module the calculators can reach is imported, those imported inside functions too: after
+// a restore the worker answers before it has put the package's files back (a snapshot has no file
+// system), so nothing may be left to import. Modules only the build uses (figures, claims) stay out:
+// they would make the snapshot larger for nothing.
 const PREPARE = `
-import importlib, json
+import ast, importlib, importlib.util, json, sys
 importlib.invalidate_caches()
 from calculators import catalog, ui, calcs
+
+def _is_module(name):
+    try:
+        return importlib.util.find_spec(name) is not None
+    except ImportError:  # a name inside a module (from .calcs import N_), not a module
+        return False
+
+def _imported_by(name):
+    """The package's modules that module \`name\` imports anywhere in its source (functions too)."""
+    spec = importlib.util.find_spec(name)
+    tree = ast.parse(spec.loader.get_source(name))
+    package = name if spec.submodule_search_locations else name.rpartition(".")[0]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            base = importlib.util.resolve_name("." * node.level + (node.module or ""), package) if node.level else node.module or ""
+            for target in ([base] + [f"{base}.{a.name}" for a in node.names]):
+                if target.startswith("calculators") and _is_module(target):
+                    yield target
+        elif isinstance(node, ast.Import):
+            yield from (a.name for a in node.names if a.name.startswith("calculators"))
+
+_todo, _seen = ["calculators.ui"], set()
+while _todo:
+    _name = _todo.pop()
+    if _name not in _seen:
+        _seen.add(_name)
+        importlib.import_module(_name)
+        _todo += [m for m in _imported_by(_name) if m not in _seen]
 catalog.load()
 for _name in ui.FIELDS:
     ui.evaluate(_name, ui.default_texts(_name, "en"), "en", lambda m: m)
@@ -84,8 +117,8 @@ async function main() {
   const raw = py.makeMemorySnapshot();
   ms.snapshot = performance.now() - t;
   t = performance.now();
+  // Without the wheel's files, as the worker answers its first requests (docs/assets/calc-worker.js).
   const restored = await loadPyodide({ ...quiet, _loadSnapshot: raw });
-  installWheel(restored, wheel);
   const got = restored.runPython("import json\n" + PROBE);
   if (got !== expected) fail(`the restored interpreter answers differently:\n${got}\n!=\n${expected}`);
   ms.verify = performance.now() - t;

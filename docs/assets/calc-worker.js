@@ -14,12 +14,14 @@
 //
 // Messages from the page:
 //   {type: "init", pyodide: folder URL, wheel: wheel URL, snapshot?: URL, strings: {msgid: text}}
+//   {type: "kept-snapshot", bytes: ArrayBuffer | null}  the snapshot as kept after a first visit, if it is
 //   {type: "compute", id, request: {calc, instance, locale, texts | state}}
 // Messages to the page:
 //   {type: "progress", stage: "package" | "first"}   Pyodide is up / the package is imported
 //   {type: "ready"} | {type: "failed", reason}
 //   {type: "result", id, result}                      the JSON answer of calculators.ui.handle
-// Computations sent before "ready" wait for it; they run one at a time.
+// Computations sent before "ready" wait for it (the page sends its first ones with "init"):
+// they run one at a time, the waiting ones at once when Python is up.
 
 let handle = null; // Promise of calculators.ui.handle (a Python callable)
 
@@ -31,18 +33,18 @@ async function fetchBytes(url) {
 
 const GZIP_MAGIC = [0x1f, 0x8b];
 
-/**
- * The snapshot's raw bytes: as the service worker keeps them after a first visit (no unpacking,
- * sitebuild/service_worker.js), else downloaded and gunzipped here.
- */
+// The snapshot's raw bytes as the service worker keeps them after a first visit (no unpacking,
+// sitebuild/service_worker.js): the page reads them from Cache Storage while this worker starts,
+// and sends them ({type: "kept-snapshot", bytes: ArrayBuffer | null}, transferred, not copied).
+let resolveKept;
+const keptByPage = new Promise((resolve) => {
+  resolveKept = resolve;
+});
+
+/** The snapshot's raw bytes: as the page found them kept, else downloaded and gunzipped here. */
 async function snapshotBytes(url) {
-  try {
-    const kept = self.caches && (await caches.match(`${url}?raw`));
-    if (kept) return new Uint8Array(await kept.arrayBuffer());
-  } catch (err) {
-    // no Cache Storage here (an insecure origin, a private window): download it
-  }
-  return downloadSnapshot(url);
+  const kept = await keptByPage;
+  return kept ? new Uint8Array(kept) : downloadSnapshot(url);
 }
 
 /** A kept snapshot that failed would fail on every visit: drop it (the next visit downloads it). */
@@ -82,6 +84,13 @@ async function restore(loadPyodide, options, bytes, url) {
   }
 }
 
+/** The wheel's files into site-packages: no micropip, no index, nothing but our own files. */
+async function installWheel(py, wheelBytes) {
+  const sitePackages = py.runPython("import sysconfig; sysconfig.get_path('purelib')");
+  py.unpackArchive(await wheelBytes, "wheel", { extractDir: sitePackages });
+  py.runPython("import importlib; importlib.invalidate_caches()");
+}
+
 async function boot({ pyodide: pyodideURL, wheel, snapshot, strings }) {
   // The wheel downloads while Pyodide starts; it is small and needed only at the end.
   const wheelBytes = fetchBytes(wheel);
@@ -89,15 +98,23 @@ async function boot({ pyodide: pyodideURL, wheel, snapshot, strings }) {
   // The snapshot too: loadPyodide fetches the WebAssembly meanwhile and waits for both.
   const snapshotPromise = snapshot ? snapshotBytes(snapshot) : null;
   if (snapshotPromise) snapshotPromise.catch(() => {}); // reported by restore()
+  // Pyodide's own module (1.2 MB of JavaScript), loaded alongside its loader rather than after it:
+  // loadPyodide imports the same URL and gets this module.
+  import(`${pyodideURL}pyodide.asm.mjs`).catch(() => {}); // a failure is reported by loadPyodide
   const { loadPyodide } = await import(new URL("pyodide.mjs", pyodideURL).href);
   const options = { indexURL: pyodideURL, stdout: () => {}, stderr: (line) => console.warn(line) };
-  const py = (snapshotPromise && (await restore(loadPyodide, options, snapshotPromise, snapshot))) || (await loadPyodide(options));
+  const restored = snapshotPromise && (await restore(loadPyodide, options, snapshotPromise, snapshot));
+  const py = restored || (await loadPyodide(options));
   postMessage({ type: "progress", stage: "package" });
-  // Unpack straight into site-packages: no micropip, no index, nothing but our own files.
-  // After a restore too: a snapshot holds the imported modules but not the files (catalog.toml).
-  const sitePackages = py.runPython("import sysconfig; sysconfig.get_path('purelib')");
-  py.unpackArchive(await wheelBytes, "wheel", { extractDir: sitePackages });
-  py.runPython("import importlib; importlib.invalidate_caches()");
+  if (restored) {
+    // The snapshot holds every module of the package imported and its data loaded
+    // (tools/make_snapshot.mjs checks that it answers without the files), but not the
+    // files themselves (a snapshot has no file system): they follow once the first
+    // answers are out, for tracebacks and anything read later.
+    setTimeout(() => installWheel(py, wheelBytes).catch((err) => console.warn("calculators: the package files:", err)), 0);
+  } else {
+    await installWheel(py, wheelBytes);
+  }
   const ui = py.pyimport("calculators.ui");
   ui.install_strings(JSON.stringify(strings));
   postMessage({ type: "progress", stage: "first" });
@@ -118,7 +135,9 @@ function compute(pyHandle, id, request) {
 
 self.onmessage = (event) => {
   const message = event.data;
-  if (message.type === "init" && handle === null) {
+  if (message.type === "kept-snapshot") {
+    resolveKept(message.bytes || null);
+  } else if (message.type === "init" && handle === null) {
     handle = boot(message);
     handle.then(
       () => postMessage({ type: "ready" }),

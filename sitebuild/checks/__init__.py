@@ -122,13 +122,18 @@ def _locale_checks(project) -> tuple:
 
 def run(root, langs=None, macros: dict | None = None, project: Project | None = None) -> list:
     """Every check on the project at `root` (languages `langs`, German always as the source); problems sorted by file."""
+    return run_with_statuses(project or Project(pathlib.Path(root), langs, macros))[0]
+
+
+def run_with_statuses(project: Project) -> tuple:
+    """(problems sorted by file, translation statuses): the build's notices need the statuses the checks computed."""
     from .. import translations   # imports this package: keep the import here
 
-    project = project or Project(pathlib.Path(root), langs, macros)
     found = page_checks(project) + translation_checks(project)
     found += locale_checks(project)[0]
     found += refs.unused_catalog(project) + refs.locale_usage(project)
     found += formula_objects.check(project.figures, project.root)
     found += terms.check(project)
-    found += translations.problems(translations.statuses(project.root, project.langs, project.pages))
-    return sorted(set(found), key=lambda p: (p.path, p.line, p.severity, p.code, p.message))
+    statuses = translations.statuses(project.root, project.langs, project.pages)
+    found += translations.problems(statuses)
+    return sorted(set(found), key=lambda p: (p.path, p.line, p.severity, p.code, p.message)), statuses
