@@ -86,7 +86,22 @@ def _bytes_per(precision: str) -> float:
     return PRECISION_BITS[precision] / 8.0
 
 
+_SHAPES: dict = {}
+
+
 def shape_from_catalog(model, kv_precision: str = "bf16", weight_precision: str | None = None) -> Shape:
+    """The model's Shape, built once per model object and precisions (Shapes are frozen; the fit
+    search, the measurement rows and every language of the build ask for the same ones)."""
+    key = (id(model), kv_precision, weight_precision)
+    hit = _SHAPES.get(key)
+    if hit is None or hit[0] is not model:
+        if len(_SHAPES) > 256:
+            _SHAPES.clear()
+        hit = _SHAPES[key] = (model, _shape_from_catalog(model, kv_precision, weight_precision))
+    return hit[1]
+
+
+def _shape_from_catalog(model, kv_precision: str, weight_precision: str | None) -> Shape:
     """Build a Shape from a catalog model's per-layer specs (calculators/layers.py, from its config.json).
 
     Each layer's tensors split into the part every token reads (attention,

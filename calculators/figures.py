@@ -15,7 +15,7 @@ registry. To add a figure: write a small function of the catalog under
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from . import figure_terms, figures_deployment, figures_hardware, figures_measured, figures_model, figures_rows, figures_step, fmt
@@ -32,6 +32,9 @@ class Figure:
     sig: int | None = 3
     decimals: int | None = None
     unit: str | None = None       # force one unit (e.g. "B" for an exact byte count)
+    # The printed text per locale, made once: a page, its popover data and the sources page print
+    # the same figure many times. Not an init field, so dataclasses.replace starts a new one.
+    _printed: dict = field(default_factory=dict, init=False, compare=False, repr=False)
 
     @property
     def is_range(self) -> bool:
@@ -39,9 +42,10 @@ class Figure:
 
     def format(self, locale: str) -> str:
         """The figure as a reader of `locale` sees it, unit included."""
-        if self.is_range:
-            return self._format_range(locale)
-        return self._format_one(self.value, locale)
+        text = self._printed.get(locale)
+        if text is None:
+            text = self._printed[locale] = self._format_range(locale) if self.is_range else self._format_one(self.value, locale)
+        return text
 
     def _format_one(self, value: float, locale: str) -> str:
         if self.kind == "words":

@@ -19,6 +19,10 @@ once per rebuild under `mkdocs serve`).
 A result without errors is kept by the digest of everything the checks read
 (sitebuild/checks/cache.py): an unchanged project does not run them again.
 SITE_CHECKS_CACHE=off runs them every time (`make bench` reports both).
+When they do run, they run in a forked process beside the language builds
+(sitebuild/checks/background.py) and on_post_build waits for their result:
+the build still fails on any error, only after the pages are written rather
+than before. SITE_CHECKS_PARALLEL=off runs them first, in the build process.
 """
 
 from __future__ import annotations
@@ -38,7 +42,7 @@ if str(ROOT) not in sys.path:
 
 from sitebuild import checks, translations  # noqa: E402
 from sitebuild.i18n_builds import inner_build  # noqa: E402
-from sitebuild.checks import cache, usage  # noqa: E402
+from sitebuild.checks import background, cache, usage  # noqa: E402
 from sitebuild.strings import LANGS, SOURCE_LANG, Strings  # noqa: E402
 
 _STRINGS = Strings()
@@ -73,6 +77,8 @@ def on_pre_build(config, **kwargs):
     if inner_build(config):
         return
     root = _root(config)
+    if "pending" in _state:      # a rebuild under `mkdocs serve` after one that failed before its end
+        _state["pending"][0].cancel()
     _state.clear()
     _state["root"] = root
     usage.reset()
@@ -84,13 +90,23 @@ def on_pre_build(config, **kwargs):
     keep = _flag("SITE_CHECKS_CACHE")
     key = cache.digest(root, langs, macros) if keep else None
     result = cache.load(root, key) if keep else None
+    if result is None and _flag("SITE_CHECKS_PARALLEL") and background.available():
+        # The checks read the sources, not the pages being built: on a second core they run beside
+        # the four language builds, and on_post_build waits for them before the build may succeed.
+        _state["pending"] = (background.start(_check, root, langs, macros), key if keep else None)
+        return
     if result is None:
         result = _check(root, langs, macros)
-        if keep and not checks.errors(result.problems):
-            cache.store(root, key, result)
+    _take(result, root, key if keep else None)
+
+
+def _take(result: cache.Result, root: pathlib.Path, key: str | None) -> None:
+    """Report the checks' result; an error stops the build. A clean result is kept under `key`."""
+    if key is not None and not checks.errors(result.problems):
+        cache.store(root, key, result)
     problems = list(result.problems)
     _state["figures"] = result.page_figures
-    _state["status"] = {(s.lang, s.name): s for s in result.statuses}
+    _state.setdefault("status", {}).update({(s.lang, s.name): s for s in result.statuses})
     _emit(problems)
     errs = checks.errors(problems)
     if errs:
@@ -149,7 +165,12 @@ def _german_url(url: str, lang: str) -> str:
 
 @event_priority(-200)  # after mkdocs-static-i18n has built the other languages
 def on_post_build(config, **kwargs):
-    if inner_build(config) or not _enabled() or "figures" not in _state:
+    if inner_build(config) or not _enabled():
+        return
+    if "pending" in _state:
+        job, key = _state.pop("pending")
+        _take(job.result(), _state["root"], key)
+    if "figures" not in _state:
         return
     problems = []
     for (lang, src_uri), ids in sorted(usage.rendered().items()):
@@ -166,3 +187,15 @@ def on_post_build(config, **kwargs):
     _emit(problems)
     if problems:
         raise PluginError(f"{len(problems)} figure(s) reached a page around the checks, listed above")
+
+
+def on_build_error(error, **kwargs):
+    """A page failed to render while the checks ran beside the build: report what they found, with
+    file and line (an unknown figure id, say), before MkDocs prints the exception that stopped it."""
+    pending = _state.pop("pending", None)
+    if pending is None:
+        return
+    try:
+        _emit(pending[0].result().problems)
+    except RuntimeError as err:   # the checks themselves failed: say so, the build error stands
+        print(err, file=sys.stderr)
