@@ -46,13 +46,29 @@ class Scheme:
         return limit
 
 
+POWERS_OF_TWO = tuple(2 ** i for i in range(21))
+
+
 class TensorParallel(Scheme):
-    """Every layer split n ways; KV split by head up to the head count, MLA latent whole on every rank."""
+    """Every layer split n ways; KV split by head up to the head count, MLA latent whole on every rank.
+
+    n is a power of two: engines split the attention heads evenly (vLLM requires the head count
+    to be a multiple of the degree), and every catalog model's head count is a multiple of a power
+    of two, never of 3 or 11. So 11 H100 are not a tensor-parallel layout; 16 are."""
 
     key, name = "tp", "tensor parallel"
 
     def layout(self, shape, n, batch):
-        return Deployment(tp=n)
+        return Deployment(tp=n) if n in POWERS_OF_TWO else None
+
+    def smallest(self, shape, capacity, context, batch, limit=LIMIT):
+        for n in POWERS_OF_TWO:    # held per device never grows with n: the first that fits is the smallest
+            if n > limit:
+                return None
+            d = Deployment(tp=n)
+            if d.held_per_device(shape, context, batch) <= capacity:
+                return d
+        return None
 
 
 class PipelineParallel(Scheme):
@@ -72,7 +88,7 @@ class TensorPipeline(Scheme):
     pieces too big for one chip are spread (Groq, Cerebras, multi-node GPUs)."""
 
     key, name = "tp-pp", "tensor x pipeline"
-    degrees = tuple(2 ** i for i in range(11))
+    degrees = POWERS_OF_TWO[:11]
 
     def layout(self, shape, n, batch):
         return None  # chosen in smallest(): the degree pair is the search
@@ -88,14 +104,27 @@ class TensorPipeline(Scheme):
 
 class DataParallelAttention(Scheme):
     """KV split by request: up to `batch` groups each keep their own requests'
-    cache and a copy of the dense weights; experts split over all devices;
-    beyond `batch` groups, tensor parallel inside each group."""
+    cache and a copy of the dense weights; experts (if any) split over all
+    devices; beyond `batch` groups, tensor parallel (a power of two) inside each group."""
 
     key, name = "dp-attention", "data-parallel attention"
 
     def layout(self, shape, n, batch):
         dp = min(batch, n)
-        return Deployment(tp=n // dp, dp=dp, ep=True)
+        if n % dp or n // dp not in POWERS_OF_TWO:
+            return None
+        return Deployment(tp=n // dp, dp=dp, ep=any(l.experts for l in shape.layers))
+
+    def smallest(self, shape, capacity, context, batch, limit=LIMIT):
+        """Up to `batch` devices, one group each; beyond, `batch` groups of a power-of-two TP degree."""
+        candidates = list(range(1, batch + 1)) + [batch * t for t in POWERS_OF_TWO[1:]]
+        for n in candidates:     # ascending; held per device never grows with n
+            if n > limit:
+                return None
+            d = self.layout(shape, n, batch)
+            if d is not None and d.held_per_device(shape, context, batch) <= capacity:
+                return d
+        return None
 
 
 SCHEMES = (TensorParallel(), PipelineParallel(), TensorPipeline(), DataParallelAttention())

@@ -27,6 +27,7 @@ than before. SITE_CHECKS_PARALLEL=off runs them first, in the build process.
 
 from __future__ import annotations
 
+import atexit
 import os
 import pathlib
 import sys
@@ -94,6 +95,7 @@ def on_pre_build(config, **kwargs):
         # The checks read the sources, not the pages being built: on a second core they run beside
         # the four language builds, and on_post_build waits for them before the build may succeed.
         _state["pending"] = (background.start(_check, root, langs, macros), key if keep else None)
+        atexit.register(_report_pending)   # a page that stops the build first (mkdocs-macros exits with 100)
         return
     if result is None:
         result = _check(root, langs, macros)
@@ -192,6 +194,11 @@ def on_post_build(config, **kwargs):
 def on_build_error(error, **kwargs):
     """A page failed to render while the checks ran beside the build: report what they found, with
     file and line (an unknown figure id, say), before MkDocs prints the exception that stopped it."""
+    _report_pending()
+
+
+def _report_pending() -> None:
+    """Print the findings of checks still running in the background (once; nothing if none are)."""
     pending = _state.pop("pending", None)
     if pending is None:
         return

@@ -47,3 +47,18 @@ def test_a_fault_fails_the_build_with_file_and_line_either_way(site_proj, tmp_pa
     proc = build(site_proj, tmp_path / "site", {"SITE_CHECKS_PARALLEL": parallel, "SITE_CHECKS_CACHE": "off", "SITE_LANG": "en"})
     assert proc.returncode != 0
     assert re.search(rf"^docs/en/about\.md:{n}: error: hand-typed number '4711'", proc.stderr, re.M), proc.stderr[-2000:]
+
+
+def test_a_page_that_stops_the_build_first_still_gets_the_checks_findings(site_proj, tmp_path):
+    """A broken placeholder makes mkdocs-macros exit (code 100) while the checks still run beside the
+    build; their finding, with file and line, is printed on the way out."""
+    import re
+    from checkutil import build
+    po = site_proj / "locales" / "da.po"
+    text = po.read_text(encoding="utf-8").splitlines()
+    n = next(i for i, line in enumerate(text, 1) if line.startswith('msgstr "Ved {context} tokens og batch'))
+    text[n - 1] = text[n - 1].replace("{context}", "{oops}", 1)
+    po.write_text("\n".join(text) + "\n", encoding="utf-8")
+    proc = build(site_proj, tmp_path / "site", {"SITE_CHECKS_CACHE": "off"})
+    assert proc.returncode != 0
+    assert re.search(r"^locales/da\.po:\d+: error: placeholders .*\[po-placeholder\]$", proc.stderr, re.M), proc.stderr[-2000:]

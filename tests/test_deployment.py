@@ -65,8 +65,10 @@ def test_deepseek_v3_tp_keeps_the_whole_latent_on_every_rank():
     # 32K x batch 8: (512 + 64) x 61 x 2 bytes x 32768 x 8 = 18.4 GB on every H100 under TP
     kv = (512 + 64) * 61 * 2 * 32768 * 8
     n = math.ceil(671e9 / (80e9 - kv))
+    assert n == 11
+    # a tensor-parallel degree is a power of two (heads split evenly): the next one up from 11
     f = F.fit(DS3, 80e9, 32768, 8)
-    assert {s.scheme: s.devices for s in f.schemes}["tp"] == n == 11
+    assert {s.scheme: s.devices for s in f.schemes}["tp"] == 2 ** math.ceil(math.log2(n)) == 16
 
 
 def test_deepseek_v3_h100_kv_split_by_request():
@@ -94,7 +96,8 @@ def test_deepseek_v3_wse3_by_layer_and_by_request():
     f = F.fit(DS3, 44e9, 32768, 8)
     by = {s.scheme: s.devices for s in f.schemes}
     # TP: 671/n + 18.4 GB latent on every wafer <= 44 GB
-    assert by["tp"] == math.ceil(671e9 / (44e9 - 8 * kv_one)) == 27
+    n = math.ceil(671e9 / (44e9 - 8 * kv_one))
+    assert n == 27 and by["tp"] == 2 ** math.ceil(math.log2(n)) == 32   # degrees are powers of two
     # bytes over capacity: no layout beats 16 wafers
     assert f.lower_bound == math.ceil(total / 44e9) == 16
     # TP2 inside each stage: half a layer's weights, but the whole latent, per wafer; 7 layers a stage
@@ -103,7 +106,9 @@ def test_deepseek_v3_wse3_by_layer_and_by_request():
     assert by["tp-pp"] == 2 * math.ceil(61 / 7) == 18
     # by request: 8 groups each holding one request's latent; dense 37 GB per group split tp ways
     held = lambda n: 37e9 / (n // 8) + 634e9 / (8 * (n // 8)) + kv_one  # noqa: E731
-    assert by["dp-attention"] == next(n for n in range(8, 200) if held(n) <= 44e9) == 24
+    # 8 groups of a power-of-two TP degree: 8, 16, 32 wafers (24 would need TP3, which no engine splits heads into)
+    assert next(n for n in range(8, 200) if held(n) <= 44e9) == 24
+    assert by["dp-attention"] == next(n for n in (8, 16, 32, 64) if held(n) <= 44e9) == 32
     # whole layers: 11 GB + 8 requests' latent per layer; 3 layers per wafer, 61 layers -> 21
     per_layer = 671e9 / 61 + 8 * kv_one / 61
     assert 3 * per_layer <= 44e9 < 4 * per_layer
@@ -168,8 +173,11 @@ shapes = st.builds(
 @settings(max_examples=60, deadline=None)
 @given(shape=shapes, n=st.integers(1, 64), batch=st.integers(1, 16), context=st.integers(0, 65536))
 def test_more_devices_never_hold_more(shape, n, batch, context):
-    for scheme in (F.TensorParallel(), F.PipelineParallel(), F.DataParallelAttention()):
-        a, b = scheme.layout(shape, n, batch), scheme.layout(shape, n + 1, batch)
+    # any TP degree as a deployment (the fit search offers powers of two only), pipeline, DP attention
+    layouts = (lambda k: D.Deployment(tp=k), lambda k: F.PipelineParallel().layout(shape, k, batch),
+               lambda k: D.Deployment(tp=k // min(batch, k), dp=min(batch, k), ep=True))
+    for layout in layouts:
+        a, b = layout(n), layout(n + 1)
         assert b.held_per_device(shape, context, batch) <= a.held_per_device(shape, context, batch) * (1 + 1e-9)
     for tp in (1, 2, 8):
         pp = min(n, len(shape.layers))
