@@ -57,7 +57,9 @@ class Figure:
     def _format_range(self, locale: str) -> str:
         """'49–71 tok/s': both ends in the unit the upper end scales to, the unit once."""
         low, high = self.value
-        if self.kind in ("words", "percent", "count", "tokens"):
+        if self.kind == "percent":   # "30–44%", "30–44 %": the sign once, after the high end
+            return fmt.format_percent_range(low, high, locale, decimals=self.decimals or 0)
+        if self.kind in ("words", "count", "tokens"):
             return fmt.format_range(self._format_one(low, locale), self._format_one(high, locale), locale)
         high_text = self._format_one(high, locale)
         if fmt.NBSP not in high_text:  # unit glued to the number (ratios, params)

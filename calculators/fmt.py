@@ -174,6 +174,13 @@ def format_percent(fraction, locale: str, *, decimals: int = 0) -> str:
     return _render(_quantize(pct, -int(decimals)), locale) + sym["percent"]
 
 
+def format_percent_range(low, high, locale: str, *, decimals: int = 0) -> str:
+    """Two fractions as one range of percentages, the sign once ("30–44%" en, "30–44 %" de)."""
+    sign = _symbols(locale)["percent"]
+    low_text = format_percent(low, locale, decimals=decimals)
+    return format_range(low_text[:-len(sign)], format_percent(high, locale, decimals=decimals), locale)
+
+
 def format_range(low_text: str, high_text: str, locale: str) -> str:
     """Join two formatted numbers with an unspaced en dash ("2,5–3,1").
 

@@ -542,3 +542,10 @@ def test_a_forced_unit_may_be_named_in_any_locales_words():
     """Ranges re-use the upper end's unit as printed ("Mrd."), so the localized word must be accepted."""
     assert format_quantity(49e9, "params", "de", unit="Mrd.") == "49,0" + NBSP + "Mrd."
     assert format_quantity(2, "bytes", "en", unit="bytes", decimals=0) == "2" + NBSP + "bytes"
+
+
+@pytest.mark.parametrize("locale, expected", [("en", "30–44%"), ("it", "30–44%"), ("de", "30–44\u00a0%"), ("da", "30–44\u00a0%")])
+def test_a_percent_range_prints_the_sign_once(locale, expected):
+    """'30–44%', not '30%–44%' (the English reviewer's note); German and Danish keep their space before %."""
+    from calculators import fmt
+    assert fmt.format_percent_range(0.30, 0.44, locale).replace("\u202f", "\u00a0") == expected
