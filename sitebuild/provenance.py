@@ -67,6 +67,20 @@ def _entry(ref: str, cat: catalog.Catalog, lang: str, tr, accessed) -> dict:
 
 
 _EXPLAINED: dict = {}
+_EXPRESSIONS: dict = {}
+
+
+def expression(fig_id: str, lang: str, tr) -> str | None:
+    """The figure's formula with its inputs put in and its value ("80 layers × … = 327,680 B"), or None.
+
+    Made once per figure and language in a build: the popover (at two depths) and the
+    sources page show the same text."""
+    key = (fig_id, lang, id(figures.registry()))
+    if key not in _EXPRESSIONS:
+        reg = figures.registry()
+        formula = formulas.for_figure(fig_id)
+        _EXPRESSIONS[key] = f"{formula.substituted(reg, lang, tr)} = {reg[fig_id].format(lang)}" if formula else None
+    return _EXPRESSIONS[key]
 
 
 def explain(fig_id: str, lang: str, tr, accessed, depth: int = 1) -> dict:
@@ -86,7 +100,7 @@ def _explain(fig_id: str, lang: str, tr, accessed, depth: int) -> dict:
         out["assumption"] = tr("scenario (our assumption)")
     formula = formulas.for_figure(fig_id)
     if formula:
-        out["expression"] = f"{formula.substituted(reg, lang, tr)} = {f.format(lang)}"
+        out["expression"] = expression(fig_id, lang, tr)
         if depth > 0:
             # The terms carry the catalog entries (one level down), so the figure's own list would repeat them.
             out["terms"] = [{"id": t.figure, **explain(t.figure, lang, tr, accessed, depth - 1)}

@@ -15,10 +15,10 @@ from html import escape
 
 from babel.dates import format_date
 
-from calculators import catalog, claims, figures, fmt, formulas, grammar, precision
+from calculators import catalog, claims, figures, fmt, grammar, precision
 from calculators.calcs import N_
 
-from . import termbase
+from . import provenance, termbase
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
@@ -118,9 +118,9 @@ def figures_table(lang: str, tr) -> str:
     for f in reg.values():
         reads = ", ".join(f"<code>{escape(i)}</code>" for i in f.inputs) or escape(tr("scenario (our assumption)"))
         how = escape(tr(f.formula, "formula"))
-        formula = formulas.for_figure(f.id)
-        if formula:
-            how += f'<br><small class="fig-expr">{escape(formula.substituted(reg, lang, tr))} = {escape(f.format(lang))}</small>'
+        expr = provenance.expression(f.id, lang, tr)
+        if expr:
+            how += f'<br><small class="fig-expr">{escape(expr)}</small>'
         rows.append([f'<code id="fig-{escape(f.id)}">{escape(f.id)}</code>', escape(f.format(lang)), how, reads])
     return _table(heads, rows, "figures-table")
 
