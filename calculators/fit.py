@@ -1,10 +1,10 @@
 """Fit search: the smallest deployment of each parallelism scheme that holds
 weights plus KV cache, and the deployable one (engine reserve, whole nodes).
 
-Each scheme is a small class mapping a device count to a `Deployment`; adding
-a scheme is adding a class to SCHEMES. Per-device bytes never grow with more
-devices under any scheme (tests check it), so the smallest count is found by
-bisection rather than by walking up to a limit.
+Each scheme is a small class: the device counts it allows and the `Deployment`
+for each; adding a scheme is adding a class to SCHEMES. Per-device bytes never
+grow with more devices under any scheme (tests check it), so the smallest count
+is found by bisection over the allowed counts rather than by walking up to a limit.
 """
 
 from __future__ import annotations
@@ -19,31 +19,33 @@ LIMIT = 1_000_000
 
 
 class Scheme:
+    """A way to lay a model out on n devices: the counts it allows (`candidates`, ascending) and
+    the layout for each. Per-device bytes never grow with n (tests check it), so the smallest
+    count that fits is found by bisection over the candidates."""
+
     key = ""
     name = ""
 
     def layout(self, shape: Shape, n: int, batch: int) -> Deployment | None:
         raise NotImplementedError
 
+    def candidates(self, shape: Shape, batch: int, limit: int):
+        raise NotImplementedError
+
     def smallest(self, shape: Shape, capacity: float, context: int, batch: int, limit: int = LIMIT):
-        """Fewest devices whose fullest device holds at most `capacity` bytes, by bisection."""
-        def ok(n):
-            d = self.layout(shape, n, batch)
-            return d is not None and d.held_per_device(shape, context, batch) <= capacity
-        top = self.top(shape, limit)
-        if not ok(top):
+        """Fewest devices whose fullest device holds at most `capacity` bytes, or None."""
+        counts = self.candidates(shape, batch, limit)
+        ok = lambda i: self.layout(shape, counts[i], batch).held_per_device(shape, context, batch) <= capacity  # noqa: E731
+        if not counts or not ok(len(counts) - 1):
             return None
-        lo, hi = 1, top
+        lo, hi = 0, len(counts) - 1
         while lo < hi:
             mid = (lo + hi) // 2
             if ok(mid):
                 hi = mid
             else:
                 lo = mid + 1
-        return self.layout(shape, lo, batch)
-
-    def top(self, shape: Shape, limit: int) -> int:
-        return limit
+        return self.layout(shape, counts[lo], batch)
 
 
 POWERS_OF_TWO = tuple(2 ** i for i in range(21))
@@ -61,14 +63,8 @@ class TensorParallel(Scheme):
     def layout(self, shape, n, batch):
         return Deployment(tp=n) if n in POWERS_OF_TWO else None
 
-    def smallest(self, shape, capacity, context, batch, limit=LIMIT):
-        for n in POWERS_OF_TWO:    # held per device never grows with n: the first that fits is the smallest
-            if n > limit:
-                return None
-            d = Deployment(tp=n)
-            if d.held_per_device(shape, context, batch) <= capacity:
-                return d
-        return None
+    def candidates(self, shape, batch, limit):
+        return tuple(n for n in POWERS_OF_TWO if n <= limit)
 
 
 class PipelineParallel(Scheme):
@@ -79,8 +75,8 @@ class PipelineParallel(Scheme):
     def layout(self, shape, n, batch):
         return Deployment(pp=min(n, len(shape.layers)))
 
-    def top(self, shape, limit):
-        return min(limit, len(shape.layers))
+    def candidates(self, shape, batch, limit):
+        return range(1, min(limit, len(shape.layers)) + 1)
 
 
 class TensorPipeline(Scheme):
@@ -115,16 +111,9 @@ class DataParallelAttention(Scheme):
             return None
         return Deployment(tp=n // dp, dp=dp, ep=any(l.experts for l in shape.layers))
 
-    def smallest(self, shape, capacity, context, batch, limit=LIMIT):
+    def candidates(self, shape, batch, limit):
         """Up to `batch` devices, one group each; beyond, `batch` groups of a power-of-two TP degree."""
-        candidates = list(range(1, batch + 1)) + [batch * t for t in POWERS_OF_TWO[1:]]
-        for n in candidates:     # ascending; held per device never grows with n
-            if n > limit:
-                return None
-            d = self.layout(shape, n, batch)
-            if d is not None and d.held_per_device(shape, context, batch) <= capacity:
-                return d
-        return None
+        return tuple(n for n in (*range(1, batch + 1), *(batch * t for t in POWERS_OF_TWO[1:])) if n <= limit)
 
 
 SCHEMES = (TensorParallel(), PipelineParallel(), TensorPipeline(), DataParallelAttention())
