@@ -31,11 +31,13 @@ _SERVING_TEXT = _SV.resources.files("calculators").joinpath("serving.toml").read
 
 
 def serving_of(c):
-    """serving.toml validated against this catalog, once per catalog (tests pass altered ones)."""
+    """serving.toml validated against this catalog, once per catalog (tests pass altered ones).
+    For the project's own catalog it is serving.load(), the object the measurements table reads
+    too, so measured.rows() computes the rows once for both."""
     key = id(c)
     if key not in _SERVING:
         _SERVING.clear()
-        sv = _SV.load_text(_SERVING_TEXT, c)
+        sv = _SV.load() if c is load() else _SV.load_text(_SERVING_TEXT, c)
         _SERVING[key] = (c, sv, {r.key: r for r in _X.rows(c, sv)})
     return _SERVING[key][1]
 

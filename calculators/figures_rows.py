@@ -135,7 +135,7 @@ for _rk, _rm in list(load().measurements.items()) + list(SV.load().measurements.
            _in)(_row_fig(_rk, "ceiling"))
     figure(f"row.{_rk}.expected", "tok_per_s", "stated configuration with the achieved-bandwidth efficiency and communication",
            _in + ["efficiency.flashmla-h800"])(_row_fig(_rk, "expected"))
-    if _stated or _spec:
+    if X.states_configuration(_rm):
         figure(f"row.{_rk}.ceiling_served", "tok_per_s", "memory bandwidth ÷ bytes each device streams per token, in the precision and "
                "with the speculative decoding the publisher states (100 %, no communication)",
                _in)(_row_fig(_rk, "ceiling_stated"))

@@ -136,7 +136,7 @@ def _row_formulas() -> dict:
         step_text = "{s} ÷ ({bw} × {eff})" + (" + {comm}" if comm is not None else "")
         spec = X.published_spec(pm, model.layers, sv, r.model)[0] if pm is not None else None
         if spec is None:
-            if stated or getattr(pm, "speculation", None):
+            if X.states_configuration(pm):
                 out[f"row.{key}.ceiling_served"] = F("{bw} ÷ {s}", bw=bw, s=("per device chain and token", streamed))
             out[f"row.{key}.expected"] = F("{one} ÷ (" + step_text + ")", one=("token", 1), s=("per device chain and token", streamed),
                                            bw=bw, eff=eff, **comm_term)

@@ -174,6 +174,12 @@ def _row(key, model, device, who, dep, assumed, context, ctx_assumed, low, high,
                ceiling, stated, expected, step.unknown, explanation)
 
 
+def states_configuration(m) -> bool:
+    """A measurement whose publisher names the precision or the speculative decoding it served with:
+    that configuration's own ceiling is shown beside the plain one (catalog measurements name neither)."""
+    return bool(getattr(m, "weight_precision", None) or getattr(m, "speculation", None))
+
+
 def default_efficiency(serving) -> float:
     """The achieved-bandwidth default: the published decode-kernel ratio (an upper bound on a whole step)."""
     return serving.efficiency["flashmla-h800"].fraction

@@ -15,7 +15,7 @@ from html import escape
 
 from babel.dates import format_date
 
-from calculators import catalog, claims, figures, fmt, grammar, precision
+from calculators import catalog, claims, figures, fmt, grammar, measured, precision
 from calculators.calcs import N_
 
 from . import provenance, termbase
@@ -217,7 +217,7 @@ def _explanation_cell(r, fig, tr) -> str:
 def _as_served(pm, key, tr, fig) -> str:
     """Under the plain ceiling: the precision and speculation the publisher states, and the ceiling
     of that configuration, which the expected speed (computed for it) stays under."""
-    if pm is None or not (pm.weight_precision or pm.speculation):
+    if not measured.states_configuration(pm):
         return ""
     parts = []
     if pm.weight_precision:
@@ -238,7 +238,7 @@ def measurements_table(lang: str, tr, fig, cite) -> str:
     `fig(id)` prints a figure as the page's fig() macro does; `cite(src)` returns a
     footnote marker for a measurement's source (the page's source list links it).
     """
-    from calculators import measured, serving
+    from calculators import serving
     cat, sv = catalog.load(), serving.load()
     # Eight columns: date under who measured, context under the deployment, so the table fits a page's width.
     heads = [tr("Model"), tr("Measured by"), tr("Deployment"), tr("Measured"),
