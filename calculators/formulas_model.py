@@ -38,6 +38,14 @@ _GPT_KV = dict(full=("layers with full attention", "model.gpt-oss-120b.layers_fu
                per=("per layer", "kv.gpt-oss-120b.bytes_per_token_layer"))
 _B2, _BITS8 = ("per value (BF16)", "precision.bf16.bytes"), ("bits per byte", 8)
 _MX, _FP8 = ("bits per MXFP4 value", "precision.mxfp4.bits"), ("bits per FP8 value with block scales", "precision.fp8_b128.bits")
+
+
+def _bf16_and(params: str, other: str, bits: tuple):
+    """Bytes of weights held in BF16 plus weights in one narrower format (parameters per group: figure_terms.py)."""
+    return F("{bf16} × {b2} + {q} × {bits} ÷ {eight}", bf16=("parameters in BF16", f"{params}.bf16"), b2=_B2,
+             q=(f"parameters in {other}", f"{params}.{other.lower()}"), bits=bits, eight=_BITS8)
+
+
 FORMULAS.update({
     "kv.llama70b.bytes_per_token_long": FORMULAS["kv.llama70b.bytes_per_token"],
     "kv.deepseek-v3.bytes_per_token_long": F("{layers} × ({latent} + {rope}) × {bytes}", layers=("layers", "model.deepseek-v3.layers"),
@@ -48,18 +56,12 @@ FORMULAS.update({
     "kv.gpt-oss-120b.bytes_per_token_layer": F("{kv} × {heads} × {dim} × {bytes}", kv=("K and V", 2),
                                                heads=("KV heads", "model.gpt-oss-120b.kv_heads"),
                                                dim=("values per head", "model.gpt-oss-120b.head_dim"), bytes=_B2),
-    "weights.gpt-oss-120b.bytes": F("{bf16} × {b2} + {mx} × {bits} ÷ {eight}", bf16=("parameters in BF16", "params.gpt-oss-120b.bf16"),
-                                    b2=_B2, mx=("parameters in MXFP4", "params.gpt-oss-120b.mxfp4"), bits=_MX, eight=_BITS8),
-    "weights.gpt-oss-120b.read_per_token": F("{bf16} × {b2} + {mx} × {bits} ÷ {eight}",
-                                             bf16=("parameters in BF16", "params.gpt-oss-120b.read.bf16"), b2=_B2,
-                                             mx=("parameters in MXFP4", "params.gpt-oss-120b.read.mxfp4"), bits=_MX, eight=_BITS8),
+    "weights.gpt-oss-120b.bytes": _bf16_and("params.gpt-oss-120b", "MXFP4", _MX),
+    "weights.gpt-oss-120b.read_per_token": _bf16_and("params.gpt-oss-120b.read", "MXFP4", _MX),
     "weights.gpt-oss-120b.bytes_bf16": F("({bf16} + {mx}) × {b2}", bf16=("parameters in BF16", "params.gpt-oss-120b.bf16"),
                                          mx=("parameters in MXFP4", "params.gpt-oss-120b.mxfp4"), b2=_B2),
-    "weights.deepseek-v3.bytes": F("{bf16} × {b2} + {fp8} × {bits} ÷ {eight}", bf16=("parameters in BF16", "params.deepseek-v3.bf16"),
-                                   b2=_B2, fp8=("parameters in FP8", "params.deepseek-v3.fp8"), bits=_FP8, eight=_BITS8),
-    "weights.deepseek-v3.read_per_token": F("{bf16} × {b2} + {fp8} × {bits} ÷ {eight}",
-                                            bf16=("parameters in BF16", "params.deepseek-v3.read.bf16"), b2=_B2,
-                                            fp8=("parameters in FP8", "params.deepseek-v3.read.fp8"), bits=_FP8, eight=_BITS8),
+    "weights.deepseek-v3.bytes": _bf16_and("params.deepseek-v3", "FP8", _FP8),
+    "weights.deepseek-v3.read_per_token": _bf16_and("params.deepseek-v3.read", "FP8", _FP8),
     "weights.minimax-m2.read_per_token": F("{bf16} × {b2} + {fp32} × {b4} + {fp8} × {bits} ÷ {eight}",
                                            bf16=("parameters in BF16", "params.minimax-m2.read.bf16"), b2=_B2,
                                            fp32=("parameters in FP32 (the router)", "params.minimax-m2.read.fp32"),
