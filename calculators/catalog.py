@@ -317,10 +317,7 @@ def _measurement(key: str, raw: dict, models: dict, devices: dict) -> Measuremen
     device = _req(f"{entry}.deployment", dep, "device", str)
     if device not in devices:
         raise CatalogError(entry, "deployment.device", f"unknown device {device!r}")
-    low = _positive(entry, "low", _req(entry, raw, "low", float))
-    high = _positive(entry, "high", _req(entry, raw, "high", float))
-    if high < low:
-        raise CatalogError(entry, "high", "is below low")
+    low, high = _measured_range(entry, raw)
     conf = _req(entry, raw, "deployment_confidence", str)
     if conf not in CONFIDENCE:
         raise CatalogError(entry, "deployment_confidence", f"unknown confidence {conf!r}")
@@ -336,6 +333,15 @@ def _measurement(key: str, raw: dict, models: dict, devices: dict) -> Measuremen
         deployment_confidence=conf,
         src=_source(entry, raw),
     )
+
+
+def _measured_range(entry: str, raw: dict) -> tuple[float, float]:
+    """A measured speed's low and high ends (equal for a single value), both positive, low first."""
+    low = _positive(entry, "low", _req(entry, raw, "low", float))
+    high = _positive(entry, "high", _req(entry, raw, "high", float))
+    if high < low:
+        raise CatalogError(entry, "high", "is below low")
+    return low, high
 
 
 def _datum(key: str, raw: dict) -> Datum:

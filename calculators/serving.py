@@ -14,7 +14,7 @@ from functools import lru_cache
 from importlib import resources
 
 from . import catalog as C
-from .catalog import CatalogError, Source, _opt, _positive, _req, _source
+from .catalog import CatalogError, Source, _measured_range, _opt, _positive, _req, _source
 
 SECTIONS = ("interconnects", "platforms", "engines", "efficiency", "acceptance", "measurements")
 
@@ -234,10 +234,7 @@ def _measurement(key, raw, models, devices):
         if mean is not None and (k is None or not 1 <= mean <= k + 1):
             raise CatalogError(e, "speculative.mean_accepted", f"must lie in [1, k + 1], got {mean!r}")
         spec = Speculation(kind, k, mean)
-    low = _positive(e, "low", _req(e, raw, "low", float))
-    high = _positive(e, "high", _req(e, raw, "high", float))
-    if high < low:
-        raise CatalogError(e, "high", "is below low")
+    low, high = _measured_range(e, raw)
     deg = lambda name: _positive(e, f"deployment.{name}", _opt(e, dep, name, int, 1))  # noqa: E731
     return PublishedMeasurement(
         key, model, _req(e, raw, "who", str), low, high, _req(e, raw, "date", str), device,
