@@ -21,6 +21,7 @@ import math
 from dataclasses import dataclass
 
 from .catalog import PRECISION_BITS
+from .memo import by_identity
 
 
 class DeploymentError(ValueError):
@@ -86,19 +87,11 @@ def _bytes_per(precision: str) -> float:
     return PRECISION_BITS[precision] / 8.0
 
 
-_SHAPES: dict = {}
-
-
+@by_identity()
 def shape_from_catalog(model, kv_precision: str = "bf16", weight_precision: str | None = None) -> Shape:
     """The model's Shape, built once per model object and precisions (Shapes are frozen; the fit
     search, the measurement rows and every language of the build ask for the same ones)."""
-    key = (id(model), kv_precision, weight_precision)
-    hit = _SHAPES.get(key)
-    if hit is None or hit[0] is not model:
-        if len(_SHAPES) > 256:
-            _SHAPES.clear()
-        hit = _SHAPES[key] = (model, _shape_from_catalog(model, kv_precision, weight_precision))
-    return hit[1]
+    return _shape_from_catalog(model, kv_precision, weight_precision)
 
 
 def _shape_from_catalog(model, kv_precision: str, weight_precision: str | None) -> Shape:

@@ -25,26 +25,23 @@ from . import fit as _FIT  # noqa: E402
 from . import measured as _X  # noqa: E402
 from . import serving as _SV  # noqa: E402
 from .deployment import Deployment as _Dep, shape_from_catalog as _shape  # noqa: E402
+from .memo import by_identity  # noqa: E402
 
-_SERVING = {}
 _SERVING_TEXT = _SV.resources.files("calculators").joinpath("serving.toml").read_text(encoding="utf-8")
 
 
+@by_identity(maxsize=1)
 def serving_of(c):
     """serving.toml validated against this catalog, once per catalog (tests pass altered ones).
     For the project's own catalog it is serving.load(), the object the measurements table reads
     too, so measured.rows() computes the rows once for both."""
-    key = id(c)
-    if key not in _SERVING:
-        _SERVING.clear()
-        sv = _SV.load() if c is load() else _SV.load_text(_SERVING_TEXT, c)
-        _SERVING[key] = (c, sv, {r.key: r for r in _X.rows(c, sv)})
-    return _SERVING[key][1]
+    return _SV.load() if c is load() else _SV.load_text(_SERVING_TEXT, c)
 
 
+@by_identity(maxsize=1)
 def rows_of(c) -> dict:
-    serving_of(c)
-    return _SERVING[id(c)][2]
+    """The measurement rows by key (measured.rows) for this catalog."""
+    return {r.key: r for r in _X.rows(c, serving_of(c))}
 
 
 def _tp8_step70(c):

@@ -19,6 +19,7 @@ from . import comm as K
 from . import speculative as S
 from .deployment import Deployment, shape_from_catalog
 from .fit import fit as fit_search
+from .memo import by_identity
 
 # Catalog measurements do not state a context; the ceiling barely moves with it at batch 1.
 ASSUMED_CONTEXT = 1000
@@ -185,18 +186,11 @@ def default_efficiency(serving) -> float:
     return serving.efficiency["flashmla-h800"].fraction
 
 
-_ROWS: dict = {}
-
-
+@by_identity(maxsize=8)
 def rows(cat, serving) -> tuple[Row, ...]:
     """One row per measurement in catalog.toml and serving.toml; computed once per pair of loaded
-    files (the build asks in every language; a test's altered catalog is another object, so another key)."""
-    key = (id(cat), id(serving))
-    if key not in _ROWS or _ROWS[key][0] is not cat or _ROWS[key][1] is not serving:
-        if len(_ROWS) > 8:
-            _ROWS.clear()
-        _ROWS[key] = (cat, serving, _rows(cat, serving))
-    return _ROWS[key][2]
+    files (the build asks in every language)."""
+    return _rows(cat, serving)
 
 
 def _rows(cat, serving) -> tuple[Row, ...]:
