@@ -14,7 +14,7 @@ entry: their formula is the datum itself (see `for_figure`).
 from __future__ import annotations
 
 from . import formulas_deployment, formulas_hardware, formulas_measured, formulas_model, formulas_rows, formulas_step
-from .formula_object import ENDS, F, Formula, Term  # noqa: F401  (the public names callers use)
+from .formula_object import F, Formula  # noqa: F401  (F: the shorthand callers and tests use)
 
 # In the order the sources page reads best: models, one step, hardware, measurements, deployment, measurement rows.
 _MODULES = (formulas_model, formulas_step, formulas_hardware, formulas_measured, formulas_deployment, formulas_rows)

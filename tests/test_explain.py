@@ -16,7 +16,6 @@ from test_site import LANGS, page, site  # noqa: F401  (the built site, once per
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.append(str(ROOT / "tools"))
-import calc_site  # noqa: E402
 from static_server import StaticServer  # noqa: E402
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"

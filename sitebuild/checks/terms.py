@@ -27,7 +27,7 @@ import re
 from calculators import grammar
 
 from .. import spelling, termbase
-from .report import ERROR, WARNING, Problem
+from .report import ERROR, Problem
 
 CHART_CODE = ("calculators/charts.py", "calculators/calc_charts.py")
 
