@@ -95,7 +95,6 @@ def on_pre_build(config, **kwargs):
         # The checks read the sources, not the pages being built: on a second core they run beside
         # the four language builds, and on_post_build waits for them before the build may succeed.
         _state["pending"] = (background.start(_check, root, langs, macros), key if keep else None)
-        atexit.register(_report_pending)   # a page that stops the build first (mkdocs-macros exits with 100)
         return
     if result is None:
         result = _check(root, langs, macros)
@@ -206,3 +205,8 @@ def _report_pending() -> None:
         _emit(pending[0].result().problems)
     except RuntimeError as err:   # the checks themselves failed: say so, the build error stands
         print(err, file=sys.stderr)
+
+
+# A page that stops the build before its end (mkdocs-macros exits with 100) still gets the findings
+# of checks running beside it; registered once, not per rebuild under `mkdocs serve`.
+atexit.register(_report_pending)
