@@ -92,7 +92,10 @@ class Rack:
 
 
 @dataclass(frozen=True)
-class Measurement:
+class MeasuredSpeed:
+    """What every published speed measurement has: who measured which model on which device, when,
+    and the range (tok/s per request). The catalog's and serving.toml's records add their deployment."""
+
     key: str
     model: str
     who: str
@@ -100,6 +103,10 @@ class Measurement:
     high: float
     date: str
     device: str
+
+
+@dataclass(frozen=True)
+class Measurement(MeasuredSpeed):
     count: int
     deployment_confidence: str
     src: Source

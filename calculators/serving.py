@@ -93,14 +93,9 @@ class Speculation:
 
 
 @dataclass(frozen=True)
-class PublishedMeasurement:
-    key: str
-    model: str
-    who: str
-    low: float
-    high: float
-    date: str
-    device: str
+class PublishedMeasurement(C.MeasuredSpeed):
+    """A measurement whose publisher states the hardware (and often precision and speculation)."""
+
     tp: int
     pp: int
     dp: int
