@@ -29,6 +29,7 @@ Page macros:
 from __future__ import annotations
 
 import ast
+import functools
 import os
 import pathlib
 import re
@@ -184,16 +185,25 @@ def _expand_figures(env) -> None:
 
 def _call_literal(env, m) -> str:
     """The macro's output for a call whose arguments are all literals; the call itself when they are not."""
-    try:
-        call = ast.parse(f"f({m.group(2)})", mode="eval").body
-    except SyntaxError:
+    parsed = _literal_arguments(m.group(2))
+    if parsed is None:
         return m.group(0)
+    args, kwargs = parsed
+    return env.macros[m.group(1)](*args, **dict(kwargs))
+
+
+@functools.lru_cache(maxsize=4096)
+def _literal_arguments(text: str) -> tuple | None:
+    """(args, kwargs) of a call's argument text when all are literals, else None. Kept: the
+    four languages' pages make the same calls."""
+    try:
+        call = ast.parse(f"f({text})", mode="eval").body
+    except SyntaxError:
+        return None
     values = [*call.args, *(k.value for k in call.keywords)]
     if not all(isinstance(v, ast.Constant) for v in values) or any(k.arg is None for k in call.keywords):
-        return m.group(0)
-    args = [a.value for a in call.args]
-    kwargs = {k.arg: k.value.value for k in call.keywords}
-    return env.macros[m.group(1)](*args, **kwargs)
+        return None
+    return tuple(a.value for a in call.args), tuple((k.arg, k.value.value) for k in call.keywords)
 
 
 def on_post_page_macros(env):
