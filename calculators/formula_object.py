@@ -115,8 +115,9 @@ class Formula:
         for t in self.terms:
             label = tr(t.label, "term") if t.label else ""
             if t.figure:
-                fig = registry[t.figure]
-                number = dataclasses.replace(fig, value=values[t.slot]).format(locale)
+                fig, value = registry[t.figure], values[t.slot]
+                # The figure's own value prints as the figure does (its text is kept); a range's end is another value.
+                number = fig.format(locale) if value == fig.value else dataclasses.replace(fig, value=value).format(locale)
             else:
                 number = fmt.format_number(int(t.value), locale) if float(t.value).is_integer() else fmt.format_number(t.value, locale, sig=3)
             if t.label in SINGULAR and grammar.plural_category(number, locale) == "one":
