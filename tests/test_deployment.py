@@ -6,6 +6,7 @@ parameters, 37 B read per token, MLA latent 512 + 64 on 61 layers), never the
 code under test.
 """
 
+import itertools
 import math
 
 import pytest
@@ -199,3 +200,18 @@ def test_fit_answers_fit_and_one_fewer_does_not(shape, capacity, batch):
         fewer = scheme.layout(shape, d.devices - 1, batch) if d.devices > 1 else None
         if fewer is not None and fewer.devices < d.devices:
             assert fewer.held_per_device(shape, 4096, batch) > capacity
+
+
+
+@settings(max_examples=200, deadline=None)
+@given(items=st.lists(st.floats(0, 1e10), min_size=1, max_size=8), parts=st.integers(1, 5))
+def test_balanced_split_is_the_best_cut(items, parts):
+    """Against every way of cutting a short list into at most `parts` runs: the split covers the items
+    in order, uses no more runs than asked, and its largest run is the smallest possible."""
+    runs = D.balanced_split(items, parts)
+    assert len(runs) <= parts and runs[0][0] == 0 and runs[-1][1] == len(items)
+    assert all(a < b for a, b in runs) and all(r[1] == s[0] for r, s in zip(runs, runs[1:]))
+    best = min(max(sum(items[a:b]) for a, b in zip((0,) + cuts, cuts + (len(items),)))
+               for k in range(min(parts, len(items)))
+               for cuts in itertools.combinations(range(1, len(items)), k))
+    assert max(sum(items[a:b]) for a, b in runs) <= best * (1 + 1e-8) + 1e-6
