@@ -156,40 +156,61 @@ def _page_url(env, language: str, target: str) -> str:
     return get_relative_url(prefix + target, here)
 
 
-# {{ fig("id") }}, {{ fig("id", art="il") }}, {{ src("entry") }}, {{ term("id", cap=True) }} with literal
-# arguments: by far the most common macros (hundreds per article).
-_LITERAL_CALL = re.compile(r"""\{\{-?\s*(fig|src|term)\(([^(){}]*)\)\s*-?\}\}""")
-_EXPANDED = ("fig", "src", "term")
+# A macro call whose arguments are all literals: {{ fig("id") }}, {{ fig("id", art="il") }}, {{ src("entry") }},
+# {{ claim("id", about=2.7e9) }}, {{ calculator("fit") }}, {{ figures_table() }}: every call the pages make but
+# those inside {% raw %}. No parentheses or braces inside the arguments; filters and expressions stay Jinja's.
+_LITERAL_CALL = re.compile(r"""\{\{-?\s*([A-Za-z_]\w*)\(([^(){}]*)\)\s*-?\}\}""")
+# Where a called macro's output waits while Jinja renders the rest (private-use characters no page contains).
+_HELD = "\ue000{}\ue001"
+_HELD_AT = re.compile("\ue000(\\d+)\ue001")
+_HELD_OUTPUTS: list = []
 
 
 def on_pre_page_macros(env):
     global _CITATIONS
     _CALCULATORS_ON_PAGE.clear()
     _FIGS_ON_PAGE.clear()
+    _HELD_OUTPUTS.clear()
     _CITATIONS = citations.PageCitations()
-    _expand_figures(env)
+    _expand_literal_calls(env)
 
 
-def _expand_figures(env) -> None:
-    """Expand literal fig(), src() and term() calls with one regex pass before Jinja parses the page.
+def _expand_literal_calls(env) -> None:
+    """Call the macros whose arguments are literals in one regex pass, before Jinja parses the page.
 
-    Same function, same output: only Jinja's compile of hundreds of call
-    nodes per page is saved, which was the largest cost the macros add to a
-    build (`make bench`). Pages with {% raw %} blocks are left to Jinja
-    alone, since a call inside one must stay unexpanded.
+    Same functions, same order, same output: only Jinja's compile of hundreds
+    of call nodes per page is saved, which was the largest cost the macros
+    add to a build (`make bench`). Each output is held aside behind a
+    placeholder and put back after Jinja (on_post_page_macros), so that
+    Jinja neither lexes it nor reads a brace in a table or chart as its own
+    syntax. Pages with {% raw %} blocks are left to Jinja alone, since a
+    call inside one must stay unexpanded.
     """
     if "{% raw" in env.markdown or "{%- raw" in env.markdown:
         return
-    env.markdown = _LITERAL_CALL.sub(lambda m: _call_literal(env, m), env.markdown)
+    env.markdown = _LITERAL_CALL.sub(lambda m: _hold(_call_literal(env, m), m), env.markdown)
 
 
-def _call_literal(env, m) -> str:
-    """The macro's output for a call whose arguments are all literals; the call itself when they are not."""
-    parsed = _literal_arguments(m.group(2))
+def _hold(output: str | None, m) -> str:
+    if output is None:
+        return m.group(0)  # not a macro, or not literal arguments: Jinja's
+    _HELD_OUTPUTS.append(str(output))
+    return _HELD.format(len(_HELD_OUTPUTS) - 1)
+
+
+def _put_back_held(env) -> None:
+    if _HELD_OUTPUTS:
+        env.markdown = _HELD_AT.sub(lambda m: _HELD_OUTPUTS[int(m.group(1))], env.markdown)
+
+
+def _call_literal(env, m) -> str | None:
+    """The macro's output for a call whose arguments are all literals; None when they are not."""
+    macro = env.macros.get(m.group(1))
+    parsed = None if macro is None else _literal_arguments(m.group(2))
     if parsed is None:
-        return m.group(0)
+        return None
     args, kwargs = parsed
-    return env.macros[m.group(1)](*args, **dict(kwargs))
+    return macro(*args, **dict(kwargs))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -209,6 +230,7 @@ def _literal_arguments(text: str) -> tuple | None:
 def on_post_page_macros(env):
     """Append the glossary's hover explanations (abbr definitions) for terms the page uses,
     and, on a page with a calculator, its translations for the browser and its script."""
+    _put_back_held(env)
     language = env.conf.plugins["i18n"].current_language
     name = pathlib.PurePosixPath(env.page.file.src_uri).name
     if name != "glossary.md":
