@@ -23,15 +23,26 @@ What is checked (module):
 
 from __future__ import annotations
 
+import importlib
 import pathlib
 
 from ..strings import SOURCE_LANG
-from . import formulas as formula_objects
-from . import numbers, parity, po, refs, terms
-from .project import Project
 from .report import ERROR, WARNING, Problem, errors, lines
 
 __all__ = ["ERROR", "WARNING", "Problem", "Project", "errors", "lines", "run"]
+
+# The checks themselves are imported when they run: a build whose checks' result is kept
+# (cache.py) needs only the report types, and does not pay for importing the rest.
+_CHECK_MODULES = frozenset({"formulas", "numbers", "parity", "po", "project", "refs", "source", "terms"})
+
+
+def __getattr__(name: str):
+    if name == "Project":
+        from .project import Project
+        return Project
+    if name in _CHECK_MODULES:
+        return importlib.import_module(f".{name}", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _suggester(project):
@@ -51,6 +62,7 @@ def _suggester(project):
 
 
 def page_checks(project) -> list:
+    from . import numbers, parity, refs
     out = []
     suggest = _suggester(project)
     for page in project.all_pages():
@@ -61,6 +73,7 @@ def page_checks(project) -> list:
 
 
 def translation_checks(project) -> list:
+    from . import parity
     out = []
     german = project.pages[SOURCE_LANG]
     for lang in project.langs:
@@ -101,6 +114,7 @@ _LOCALE_MEMO: dict = {}
 
 
 def _locale_checks(project) -> tuple:
+    from . import po
     used = None
     if project.code_strings is not None:
         used = set(project.code_strings)
@@ -120,14 +134,17 @@ def _locale_checks(project) -> tuple:
     return out, counts
 
 
-def run(root, langs=None, macros: dict | None = None, project: Project | None = None) -> list:
+def run(root, langs=None, macros: dict | None = None, project=None) -> list:
     """Every check on the project at `root` (languages `langs`, German always as the source); problems sorted by file."""
+    from .project import Project
     return run_with_statuses(project or Project(pathlib.Path(root), langs, macros))[0]
 
 
-def run_with_statuses(project: Project) -> tuple:
+def run_with_statuses(project) -> tuple:
     """(problems sorted by file, translation statuses): the build's notices need the statuses the checks computed."""
     from .. import translations   # imports this package: keep the import here
+    from . import formulas as formula_objects
+    from . import refs, terms
 
     found = page_checks(project) + translation_checks(project)
     found += locale_checks(project)[0]
