@@ -137,10 +137,26 @@ def page_json(fig_ids, lang: str, tr, accessed, urls: dict) -> str:
 
     `urls`: the sources and calculators pages relative to this page.
     """
-    figs = {i: explain(i, lang, tr, accessed) for i in dict.fromkeys(fig_ids)}
+    ids = list(dict.fromkeys(fig_ids))
     cat = catalog.load()
-    refs = dict.fromkeys(ref for f in figs.values() for ref in _refs(f))
-    data = {"urls": urls, "ui": {k: tr(v) for k, v in UI.items()}, "figs": figs,
-            "src": {ref: _entry(ref, cat, lang, tr, accessed) for ref in refs}}
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+    refs = dict.fromkeys(ref for i in ids for ref in _refs(explain(i, lang, tr, accessed)))
+    head = {"urls": urls, "ui": {k: tr(v) for k, v in UI.items()}}
+    figs = ",".join(f"{_json(i)}:{_explained_json(i, lang, tr, accessed)}" for i in ids)
+    src = _json({ref: _entry(ref, cat, lang, tr, accessed) for ref in refs})
+    text = f'{_json(head)[:-1]},"figs":{{{figs}}},"src":{src}}}'.replace("</", "<\\/")
     return f'<script type="application/json" id="fig-provenance">{text}</script>'
+
+
+def _json(value) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+_EXPLAINED_JSON: dict = {}
+
+
+def _explained_json(fig_id: str, lang: str, tr, accessed) -> str:
+    """A figure's explanation as JSON, encoded once per language: most figures appear on several pages."""
+    key = (fig_id, lang, id(figures.registry()))
+    if key not in _EXPLAINED_JSON:
+        _EXPLAINED_JSON[key] = _json(explain(fig_id, lang, tr, accessed))
+    return _EXPLAINED_JSON[key]
