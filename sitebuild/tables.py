@@ -8,17 +8,14 @@ Markdown table parser.
 
 from __future__ import annotations
 
-import datetime as _dt
 import pathlib
 from functools import lru_cache
 from html import escape
 
-from babel.dates import format_date
-
 from calculators import catalog, claims, figures, fmt, grammar, measured, precision
 from calculators.calcs import N_
 
-from . import provenance, termbase
+from . import dates, provenance, termbase
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
@@ -33,10 +30,9 @@ def accessed(src: catalog.Source, lang: str) -> str:
     return _date(src.accessed, lang)
 
 
-@lru_cache(maxsize=None)
 def _date(iso: str, lang: str) -> str:
-    """A date in the language's medium format; cached, as Babel's lookup is slow and dates repeat."""
-    return format_date(_dt.date.fromisoformat(iso), format="medium", locale=lang)
+    """A date in the language's medium format (sitebuild/dates.py: Babel's, kept)."""
+    return dates.medium(iso, lang)
 
 
 def _q(value: float, kind: str, lang: str, **kw) -> str:
@@ -187,12 +183,11 @@ _BASIS = {"required": N_("needs acceptance ≥ {a}"), "published": N_("published
 @lru_cache(maxsize=None)
 def _period(text: str, lang: str) -> str:
     """A measurement's date as published: a year, a month ("Sep 2024") or a day, in the language's form."""
-    from babel.dates import format_skeleton
     parts = [int(p) for p in text.split("-")]
     if len(parts) == 1:
         return str(parts[0])
     if len(parts) == 2:
-        return format_skeleton("yMMM", _dt.date(parts[0], parts[1], 1), locale=lang)
+        return dates.month(parts[0], parts[1], lang)
     return _date(text, lang)
 
 
