@@ -128,6 +128,9 @@ def _collected_strings(root: pathlib.Path, fingerprint: str) -> dict:
         tmp = cache.with_suffix(f".{os.getpid()}.tmp")
         tmp.write_text(json.dumps(entries, ensure_ascii=False), encoding="utf-8")
         tmp.replace(cache)
+        kept = sorted(cache.parent.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
+        for old in kept[8:]:      # the current extraction and a few to switch back to, not one per edit
+            old.unlink(missing_ok=True)
     except OSError:
         pass  # a read-only checkout still builds, only without the cache
     return found
