@@ -6,15 +6,19 @@
 //
 // Start-up: from the build's memory snapshot of Pyodide with the package already
 // imported (tools/make_snapshot.mjs), a fraction of a boot. The snapshot is
-// served gzip-compressed as a plain file (any static host can serve it) and
-// unpacked here. If it cannot be used (missing, corrupt, made by another
-// Pyodide build, a browser without DecompressionStream), the worker boots
-// Pyodide as without one and says so once in the console; the reader sees
-// nothing but a slower start.
+// served as a gzipped page map (docs/assets/snapshot-pages.mjs: the heap
+// without its empty pages; any static host can serve it) and unpacked here.
+// If it cannot be used (missing, corrupt, made by another Pyodide build, a
+// browser without DecompressionStream), the worker boots Pyodide as without
+// one and says so once in the console; the reader sees nothing but a slower start.
+//
+// The worker starts at its first line, from the URLs the page put in its name
+// ({pyodide: folder URL, wheel: wheel URL, snapshot?: URL}, JSON): a message
+// sent to a worker that is still starting is only delivered once the page's
+// main thread, busy loading the page, has time for it (measured: up to 80 ms).
 //
 // Messages from the page:
-//   {type: "init", pyodide: folder URL, wheel: wheel URL, snapshot?: URL, strings: {msgid: text}}
-//   {type: "kept-snapshot", bytes: ArrayBuffer | null}  the snapshot as kept after a first visit, if it is
+//   {type: "init", strings: {msgid: text}}            the UI strings, installed after the restore
 //   {type: "compute", id, request: {calc, instance, locale, texts | state}}
 // Messages to the page:
 //   {type: "progress", stage: "package" | "first"}   Pyodide is up / the package is imported
@@ -23,7 +27,10 @@
 // Computations sent before "ready" wait for it (the page sends its first ones with "init"):
 // they run one at a time, the waiting ones at once when Python is up.
 
-let handle = null; // Promise of calculators.ui.handle (a Python callable)
+let resolveStrings;
+const strings = new Promise((resolve) => {
+  resolveStrings = resolve;
+});
 
 async function fetchBytes(url) {
   const response = await fetch(url);
@@ -31,20 +38,70 @@ async function fetchBytes(url) {
   return response.arrayBuffer();
 }
 
-const GZIP_MAGIC = [0x1f, 0x8b];
+// ------------------------------------------------------------------ early downloads and compile
 
-// The snapshot's raw bytes as the service worker keeps them after a first visit (no unpacking,
-// sitebuild/service_worker.js): the page reads them from Cache Storage while this worker starts,
-// and sends them ({type: "kept-snapshot", bytes: ArrayBuffer | null}, transferred, not copied).
-let resolveKept;
-const keptByPage = new Promise((resolve) => {
-  resolveKept = resolve;
-});
+const preloaded = new Map(); // URL -> Promise<Response>, handed to Pyodide's loader when it asks
+const placeholders = new WeakSet(); // what the loader got instead of the WebAssembly (compiled here)
+let compiledWasm = null;
 
-/** The snapshot's raw bytes: as the page found them kept, else downloaded and gunzipped here. */
-async function snapshotBytes(url) {
-  const kept = await keptByPage;
-  return kept ? new Uint8Array(kept) : downloadSnapshot(url);
+/**
+ * Pyodide's files requested, and its WebAssembly compiled, from the worker's first moment.
+ *
+ * Why: Pyodide's loader asks for its files only once its own module is loaded, and compiles
+ * the WebAssembly only once the snapshot is unpacked, one after the other; measured in
+ * Chromium, the compile (about 100 ms) then waited for the unpacking. Here it streams
+ * beside the downloads and the unpacking. The loader's requests for these URLs get the
+ * responses already under way; for the WebAssembly, a placeholder, and its instantiation
+ * the module compiled here (its own way if that compile failed). Pyodide offers no option
+ * for either, so the worker's `fetch` and `WebAssembly.instantiateStreaming` are wrapped:
+ * this worker runs nothing but Pyodide.
+ */
+function startEarly(pyodideURL) {
+  const wasmURL = new URL("pyodide.asm.wasm", pyodideURL).href;
+  const fetchNative = self.fetch.bind(self);
+  const instantiateNative = WebAssembly.instantiateStreaming.bind(WebAssembly);
+  compiledWasm = WebAssembly.compileStreaming(fetchNative(wasmURL));
+  compiledWasm.catch(() => {}); // the loader's own way then runs, and reports
+  for (const name of ["python_stdlib.zip", "pyodide-lock.json"]) {
+    const url = new URL(name, pyodideURL).href;
+    const response = fetchNative(url);
+    response.catch(() => {}); // reported to the loader, which asks for it
+    preloaded.set(url, response);
+  }
+  self.fetch = (input, init) => {
+    const url = String(input instanceof Request ? input.url : input);
+    if (url === wasmURL) {
+      const placeholder = new Response(null, { headers: { "Content-Type": "application/wasm" } });
+      placeholders.add(placeholder);
+      return Promise.resolve(placeholder);
+    }
+    const early = preloaded.get(url);
+    preloaded.delete(url);
+    return early || fetchNative(input, init);
+  };
+  WebAssembly.instantiateStreaming = async (source, imports) => {
+    const response = await source;
+    if (!placeholders.has(response)) return instantiateNative(response, imports);
+    try {
+      const module = await compiledWasm;
+      return { module, instance: await WebAssembly.instantiate(module, imports) };
+    } catch (err) {
+      return instantiateNative(fetchNative(wasmURL), imports);
+    }
+  };
+}
+
+// ------------------------------------------------------------------ the snapshot
+
+/** The page map as the service worker kept it, unpacked, after a first visit ("<URL>?raw"), or null. */
+async function keptMap(url) {
+  try {
+    const kept = self.caches && (await caches.match(`${url}?raw`));
+    // As a blob first: Chromium then reads the file it keeps at once instead of streaming it (half the time).
+    return kept ? new Uint8Array(await (await kept.blob()).arrayBuffer()) : null;
+  } catch (err) {
+    return null; // no Cache Storage here (an insecure origin, a private window): downloaded instead
+  }
 }
 
 /** A kept snapshot that failed would fail on every visit: drop it (the next visit downloads it). */
@@ -57,8 +114,10 @@ async function forgetKeptSnapshot(url) {
   }
 }
 
-/** The snapshot downloaded and gunzipped, unless the host already sent it decoded. */
-async function downloadSnapshot(url) {
+const GZIP_MAGIC = [0x1f, 0x8b];
+
+/** The page map downloaded and gunzipped, unless the host already sent it decoded. */
+async function downloadMap(url) {
   const packed = new Uint8Array(await fetchBytes(url));
   if (packed[0] !== GZIP_MAGIC[0] || packed[1] !== GZIP_MAGIC[1]) return packed; // a host that set Content-Encoding
   if (typeof DecompressionStream !== "function") throw new Error("this browser has no DecompressionStream");
@@ -70,12 +129,21 @@ async function downloadSnapshot(url) {
   }
 }
 
-/** Pyodide from the snapshot (bytes promised); null (and one console line) when it cannot be used. */
-async function restore(loadPyodide, options, bytes, url) {
+/** The heap Pyodide restores: the page map as kept, else downloaded, unpacked. */
+async function snapshotHeap(url) {
+  const pages = import(new URL(`snapshot-pages.mjs${new URL(import.meta.url).search}`, import.meta.url).href);
+  const map = (await keptMap(url)) || (await downloadMap(url));
+  return (await pages).unpackPages(map);
+}
+
+/** Pyodide from the snapshot (heap promised); null (and one console line) when it cannot be used. */
+async function restore(loadPyodide, options, heap, url) {
   try {
-    const py = await loadPyodide({ ...options, _loadSnapshot: bytes });
-    // The snapshot froze the random state of its build: every worker must get its own.
-    py.runPython("import sys\nif 'random' in sys.modules: sys.modules['random'].seed()");
+    const py = await loadPyodide({ ...options, _loadSnapshot: heap });
+    // The snapshot froze the random state of its build: every worker must get its own. Through the
+    // module objects, not Python source: compiling source is work no first answer needs.
+    const random = py.pyimport("sys").modules.get("random");
+    if (random) random.seed();
     return py;
   } catch (err) {
     console.info("calculators: the Pyodide snapshot could not be used, booting without it:", String((err && err.message) || err));
@@ -84,6 +152,8 @@ async function restore(loadPyodide, options, bytes, url) {
   }
 }
 
+// ------------------------------------------------------------------ start-up
+
 /** The wheel's files into site-packages: no micropip, no index, nothing but our own files. */
 async function installWheel(py, wheelBytes) {
   const sitePackages = py.runPython("import sysconfig; sysconfig.get_path('purelib')");
@@ -91,19 +161,20 @@ async function installWheel(py, wheelBytes) {
   py.runPython("import importlib; importlib.invalidate_caches()");
 }
 
-async function boot({ pyodide: pyodideURL, wheel, snapshot, strings }) {
+async function boot({ pyodide: pyodideURL, wheel, snapshot }) {
+  startEarly(pyodideURL);
   // The wheel downloads while Pyodide starts; it is small and needed only at the end.
   const wheelBytes = fetchBytes(wheel);
   wheelBytes.catch(() => {}); // a failure is reported where it is awaited
-  // The snapshot too: loadPyodide fetches the WebAssembly meanwhile and waits for both.
-  const snapshotPromise = snapshot ? snapshotBytes(snapshot) : null;
-  if (snapshotPromise) snapshotPromise.catch(() => {}); // reported by restore()
+  // The snapshot too: loadPyodide waits for it before it instantiates the WebAssembly.
+  const heap = snapshot ? snapshotHeap(snapshot) : null;
+  if (heap) heap.catch(() => {}); // reported by restore()
   // Pyodide's own module (1.2 MB of JavaScript), loaded alongside its loader rather than after it:
   // loadPyodide imports the same URL and gets this module.
   import(`${pyodideURL}pyodide.asm.mjs`).catch(() => {}); // a failure is reported by loadPyodide
   const { loadPyodide } = await import(new URL("pyodide.mjs", pyodideURL).href);
   const options = { indexURL: pyodideURL, stdout: () => {}, stderr: (line) => console.warn(line) };
-  const restored = snapshotPromise && (await restore(loadPyodide, options, snapshotPromise, snapshot));
+  const restored = heap && (await restore(loadPyodide, options, heap, snapshot));
   const py = restored || (await loadPyodide(options));
   postMessage({ type: "progress", stage: "package" });
   if (restored) {
@@ -116,10 +187,27 @@ async function boot({ pyodide: pyodideURL, wheel, snapshot, strings }) {
     await installWheel(py, wheelBytes);
   }
   const ui = py.pyimport("calculators.ui");
-  ui.install_strings(JSON.stringify(strings));
+  ui.install_strings(JSON.stringify(await strings));
   postMessage({ type: "progress", stage: "first" });
   return ui.handle;
 }
+
+/** The runtime's URLs from the worker's name (see the top); a rejected promise if the page gave none. */
+function start() {
+  let urls;
+  try {
+    urls = JSON.parse(self.name);
+  } catch (err) {
+    return Promise.reject(new Error("the worker was started without the runtime's URLs in its name"));
+  }
+  return boot(urls);
+}
+
+const handle = start(); // Promise of calculators.ui.handle (a Python callable)
+handle.then(
+  () => postMessage({ type: "ready" }),
+  (err) => postMessage({ type: "failed", reason: String((err && err.message) || err) }),
+);
 
 function compute(pyHandle, id, request) {
   let result;
@@ -135,15 +223,9 @@ function compute(pyHandle, id, request) {
 
 self.onmessage = (event) => {
   const message = event.data;
-  if (message.type === "kept-snapshot") {
-    resolveKept(message.bytes || null);
-  } else if (message.type === "init" && handle === null) {
-    handle = boot(message);
-    handle.then(
-      () => postMessage({ type: "ready" }),
-      (err) => postMessage({ type: "failed", reason: String((err && err.message) || err) }),
-    );
-  } else if (message.type === "compute" && handle !== null) {
+  if (message.type === "init") {
+    resolveStrings(message.strings || {});
+  } else if (message.type === "compute") {
     handle.then((pyHandle) => compute(pyHandle, message.id, message.request), () => {});
   }
 };
