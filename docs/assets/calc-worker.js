@@ -13,7 +13,8 @@
 // one and says so once in the console; the reader sees nothing but a slower start.
 //
 // The worker starts at its first line, from the URLs the page put in its name
-// ({pyodide: folder URL, wheel: wheel URL, snapshot?: URL}, JSON): a message
+// ({pyodide: folder URL, wheel: wheel URL, snapshot?: URL, controlled: whether
+// the site's service worker controls the page}, JSON): a message
 // sent to a worker that is still starting is only delivered once the page's
 // main thread, busy loading the page, has time for it (measured: up to 80 ms).
 //
@@ -82,6 +83,7 @@ function startEarly(pyodideURL) {
   WebAssembly.instantiateStreaming = async (source, imports) => {
     const response = await source;
     if (!placeholders.has(response)) return instantiateNative(response, imports);
+    await heapFilled; // a restore: Pyodide reads the heap right after the instantiation
     try {
       const module = await compiledWasm;
       return { module, instance: await WebAssembly.instantiate(module, imports) };
@@ -93,12 +95,12 @@ function startEarly(pyodideURL) {
 
 // ------------------------------------------------------------------ the snapshot
 
-/** The page map as the service worker kept it, unpacked, after a first visit ("<URL>?raw"), or null. */
+/** The page map as the service worker kept it, gunzipped, after a first visit ("<URL>?raw"): a Blob, or null. */
 async function keptMap(url) {
   try {
     const kept = self.caches && (await caches.match(`${url}?raw`));
-    // As a blob first: Chromium then reads the file it keeps at once instead of streaming it (half the time).
-    return kept ? new Uint8Array(await (await kept.blob()).arrayBuffer()) : null;
+    // As a blob: Chromium then reads the file it keeps at once instead of streaming it (half the time).
+    return kept ? await kept.blob() : null;
   } catch (err) {
     return null; // no Cache Storage here (an insecure origin, a private window): downloaded instead
   }
@@ -115,40 +117,120 @@ async function forgetKeptSnapshot(url) {
 }
 
 const GZIP_MAGIC = [0x1f, 0x8b];
+const HEADER_BYTES = 64; // more than any page map's header (snapshot-pages.mjs)
 
-/** The page map downloaded and gunzipped, unless the host already sent it decoded. */
-async function downloadMap(url) {
-  const packed = new Uint8Array(await fetchBytes(url));
-  if (packed[0] !== GZIP_MAGIC[0] || packed[1] !== GZIP_MAGIC[1]) return packed; // a host that set Content-Encoding
-  if (typeof DecompressionStream !== "function") throw new Error("this browser has no DecompressionStream");
-  const stream = new Blob([packed]).stream().pipeThrough(new DecompressionStream("gzip"));
+/** All of a stream's bytes; its first HEADER_BYTES to `onHeader` as soon as they are in. */
+async function collect(stream, onHeader) {
+  const reader = stream.getReader();
+  const parts = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    const told = size >= HEADER_BYTES;
+    parts.push(value);
+    size += value.length;
+    if (!told && size >= HEADER_BYTES) onHeader(joined(parts, HEADER_BYTES));
+  }
+  return joined(parts, size);
+}
+
+function joined(parts, size) {
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const part of parts) {
+    if (at >= size) break;
+    out.set(part.subarray(0, size - at), at);
+    at += part.length;
+  }
+  return out;
+}
+
+/** The page map downloaded and gunzipped as it arrives (unless the host already sent it decoded). */
+async function downloadMap(url, onHeader) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+  const body = response.body.getReader();
+  const first = await body.read();
+  let stream = new ReadableStream({
+    start(controller) {
+      if (first.done) controller.close();
+      else controller.enqueue(first.value);
+    },
+    async pull(controller) {
+      const { done, value } = await body.read();
+      if (done) controller.close();
+      else controller.enqueue(value);
+    },
+  });
+  const head = first.value || new Uint8Array(0);
+  if (head[0] === GZIP_MAGIC[0] && head[1] === GZIP_MAGIC[1]) { // else a host that set Content-Encoding
+    if (typeof DecompressionStream !== "function") throw new Error("this browser has no DecompressionStream");
+    stream = stream.pipeThrough(new DecompressionStream("gzip"));
+  }
   try {
-    return new Uint8Array(await new Response(stream).arrayBuffer());
+    return await collect(stream, onHeader);
   } catch (err) {
     throw new Error(`${url} does not unpack (${(err && err.message) || err}): cut short or not gzip`);
   }
 }
 
-/** The heap Pyodide restores: the page map as kept, else downloaded, unpacked. */
-async function snapshotHeap(url) {
-  const pages = import(new URL(`snapshot-pages.mjs${new URL(import.meta.url).search}`, import.meta.url).href);
-  const map = (await keptMap(url)) || (await downloadMap(url));
-  return (await pages).unpackPages(map);
+/** The page map as kept, else downloaded: only a page the service worker controls can have it kept. */
+async function readMap(url, controlled, onHeader) {
+  const kept = controlled ? await keptMap(url) : null;
+  if (!kept) return downloadMap(url, onHeader);
+  onHeader(new Uint8Array(await kept.slice(0, HEADER_BYTES).arrayBuffer()));
+  return new Uint8Array(await kept.arrayBuffer());
 }
 
-/** Pyodide from the snapshot (heap promised); null (and one console line) when it cannot be used. */
-async function restore(loadPyodide, options, heap, url) {
+/**
+ * The heap Pyodide restores, in two steps: {heap, filled}, promises of the same Uint8Array.
+ *
+ * Why two: Pyodide's loader needs the heap's length to prepare its module (about 100 ms of its
+ * JavaScript, measured), and its bytes only once the WebAssembly is instantiated. `heap` comes
+ * with the page map's first bytes, zeros of the right length; `filled` once the map is unpacked
+ * into it, which the instantiation waits for (startEarly). Not looking into Cache Storage on a
+ * first visit: an empty one cost up to 150 ms before the download started (measured).
+ */
+function snapshotHeap(url, controlled) {
+  const pages = import(new URL(`snapshot-pages.mjs${new URL(import.meta.url).search}`, import.meta.url).href);
+  let gotHeader, noHeader;
+  const header = new Promise((resolve, reject) => {
+    gotHeader = resolve;
+    noHeader = reject;
+  });
+  const map = readMap(url, controlled, gotHeader);
+  map.then((bytes) => gotHeader(bytes), noHeader); // a map shorter than HEADER_BYTES, or none at all
+  const heap = Promise.all([pages, header]).then(([{ heapLength }, head]) => new Uint8Array(heapLength(head)));
+  const filled = Promise.all([pages, map, heap]).then(([{ unpackPages }, bytes, target]) => unpackPages(bytes, target));
+  heap.catch(() => {});
+  filled.catch(() => {}); // both reported by restore()
+  return { heap, filled };
+}
+
+let heapFilled = null; // what the instantiation waits for during a restore (see snapshotHeap)
+
+/** Pyodide from the snapshot; null (and one console line) when it cannot be used. */
+async function restore(loadPyodide, options, snapshot, url) {
+  // A map that fails to unpack leaves the heap without Pyodide's header: the restore then fails
+  // (not hangs: a failed instantiation would leave Pyodide waiting), and this says why.
+  heapFilled = snapshot.filled
+    .then(() => {}, () => snapshot.heap.then((heap) => heap.fill(0, 0, HEADER_BYTES)))
+    .catch(() => {}); // no heap at all: loadPyodide fails before it instantiates
   try {
-    const py = await loadPyodide({ ...options, _loadSnapshot: heap });
+    const py = await loadPyodide({ ...options, _loadSnapshot: snapshot.heap });
     // The snapshot froze the random state of its build: every worker must get its own. Through the
     // module objects, not Python source: compiling source is work no first answer needs.
     const random = py.pyimport("sys").modules.get("random");
     if (random) random.seed();
     return py;
   } catch (err) {
-    console.info("calculators: the Pyodide snapshot could not be used, booting without it:", String((err && err.message) || err));
+    const reason = await snapshot.filled.then(() => err, (failed) => failed);
+    console.info("calculators: the Pyodide snapshot could not be used, booting without it:", String((reason && reason.message) || reason));
     forgetKeptSnapshot(url);
     return null;
+  } finally {
+    heapFilled = null;
   }
 }
 
@@ -161,20 +243,21 @@ async function installWheel(py, wheelBytes) {
   py.runPython("import importlib; importlib.invalidate_caches()");
 }
 
-async function boot({ pyodide: pyodideURL, wheel, snapshot }) {
-  startEarly(pyodideURL);
-  // The wheel downloads while Pyodide starts; it is small and needed only at the end.
-  const wheelBytes = fetchBytes(wheel);
-  wheelBytes.catch(() => {}); // a failure is reported where it is awaited
-  // The snapshot too: loadPyodide waits for it before it instantiates the WebAssembly.
-  const heap = snapshot ? snapshotHeap(snapshot) : null;
-  if (heap) heap.catch(() => {}); // reported by restore()
+async function boot({ pyodide: pyodideURL, wheel, snapshot, controlled }) {
+  // Requested in the order they are needed. First the snapshot: downloading and unpacking it is
+  // the longest chain of a first visit, and loadPyodide waits for it before it instantiates.
+  const dump = snapshot ? snapshotHeap(snapshot, controlled) : null;
   // Pyodide's own module (1.2 MB of JavaScript), loaded alongside its loader rather than after it:
   // loadPyodide imports the same URL and gets this module.
   import(`${pyodideURL}pyodide.asm.mjs`).catch(() => {}); // a failure is reported by loadPyodide
-  const { loadPyodide } = await import(new URL("pyodide.mjs", pyodideURL).href);
+  const loader = import(new URL("pyodide.mjs", pyodideURL).href);
+  startEarly(pyodideURL);
+  // The wheel last: it is small and needed only at the end.
+  const wheelBytes = fetchBytes(wheel);
+  wheelBytes.catch(() => {}); // a failure is reported where it is awaited
+  const { loadPyodide } = await loader;
   const options = { indexURL: pyodideURL, stdout: () => {}, stderr: (line) => console.warn(line) };
-  const restored = heap && (await restore(loadPyodide, options, heap, snapshot));
+  const restored = dump && (await restore(loadPyodide, options, dump, snapshot));
   const py = restored || (await loadPyodide(options));
   postMessage({ type: "progress", stage: "package" });
   if (restored) {

@@ -52,6 +52,7 @@ class Runtime {
       // waiting for a message, which this thread, busy loading the page, would deliver late.
       const urls = { pyodide: new URL(this.config.pyodide, ASSETS).href, wheel: new URL(this.config.wheel, ASSETS).href };
       if (this.config.snapshot) urls.snapshot = new URL(this.config.snapshot, ASSETS).href;
+      urls.controlled = Boolean(navigator.serviceWorker && navigator.serviceWorker.controller); // it may have kept the snapshot
       this.worker = new Worker(new URL(this.config.worker, ASSETS), { type: "module", name: JSON.stringify(urls) });
     } catch (err) {
       this.fail(err);

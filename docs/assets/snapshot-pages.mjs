@@ -13,7 +13,19 @@
 
 const MAGIC = "CALCPGM1";
 const PAGE = 4096;
-const HEAD = MAGIC.length + 8;
+export const HEAD = MAGIC.length + 8; // the bytes heapLength() needs
+
+function view(bytes) {
+  return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/** The length of the heap a page map holds, from its first HEAD bytes; throws on anything else. */
+export function heapLength(map) {
+  if (map.length < HEAD || new TextDecoder().decode(map.subarray(0, MAGIC.length)) !== MAGIC) {
+    throw new Error("not a snapshot page map");
+  }
+  return view(map).getUint32(MAGIC.length, true);
+}
 
 /** The heap (Uint8Array) as a page map (Uint8Array). */
 export function packPages(heap) {
@@ -29,9 +41,8 @@ export function packPages(heap) {
   }
   const out = new Uint8Array(HEAD + bits.length + kept.reduce((sum, page) => sum + page.length, 0));
   out.set(new TextEncoder().encode(MAGIC));
-  const view = new DataView(out.buffer);
-  view.setUint32(MAGIC.length, heap.length, true);
-  view.setUint32(MAGIC.length + 4, PAGE, true);
+  view(out).setUint32(MAGIC.length, heap.length, true);
+  view(out).setUint32(MAGIC.length + 4, PAGE, true);
   out.set(bits, HEAD);
   let at = HEAD + bits.length;
   for (const page of kept) {
@@ -41,19 +52,20 @@ export function packPages(heap) {
   return out;
 }
 
-/** The heap a page map holds; throws on anything else (another format, cut short, too long). */
-export function unpackPages(map) {
+/**
+ * The heap a page map holds; throws on anything else (another format, cut short, too long).
+ * Into `heap` when given (zeros, of heapLength(map)): the worker hands Pyodide that array before
+ * the map has arrived, so that Pyodide prepares everything else meanwhile.
+ */
+export function unpackPages(map, heap = null) {
   const bytes = map instanceof Uint8Array ? map : new Uint8Array(map);
-  if (bytes.length < HEAD || new TextDecoder().decode(bytes.subarray(0, MAGIC.length)) !== MAGIC) {
-    throw new Error("not a snapshot page map");
-  }
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const length = view.getUint32(MAGIC.length, true);
-  const size = view.getUint32(MAGIC.length + 4, true);
+  const length = heapLength(bytes);
+  const size = view(bytes).getUint32(MAGIC.length + 4, true);
   const pages = Math.ceil(length / size);
   const bits = bytes.subarray(HEAD, HEAD + Math.ceil(pages / 8));
   if (size === 0 || HEAD + Math.ceil(pages / 8) > bytes.length) throw new Error("the snapshot page map is cut short");
-  const heap = new Uint8Array(length); // zeros: only the kept pages are copied in
+  if (heap && heap.length !== length) throw new Error("the snapshot page map is not for this heap");
+  heap = heap || new Uint8Array(length); // zeros: only the kept pages are copied in
   let at = HEAD + bits.length;
   for (let i = 0; i < pages; i++) {
     if (!(bits[i >> 3] & (1 << (i & 7)))) continue;
