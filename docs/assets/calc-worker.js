@@ -28,6 +28,9 @@
 // Computations sent before "ready" wait for it (the page sends its first ones with "init"):
 // they run one at a time, the waiting ones at once when Python is up.
 
+// Where the start-up time goes, for `make bench` (tools/bench_browser.py reads these marks).
+const mark = (stage) => performance.mark(`calc-worker:${stage}`);
+
 let resolveStrings;
 const strings = new Promise((resolve) => {
   resolveStrings = resolve;
@@ -62,7 +65,7 @@ function startEarly(pyodideURL) {
   const fetchNative = self.fetch.bind(self);
   const instantiateNative = WebAssembly.instantiateStreaming.bind(WebAssembly);
   compiledWasm = WebAssembly.compileStreaming(fetchNative(wasmURL));
-  compiledWasm.catch(() => {}); // the loader's own way then runs, and reports
+  compiledWasm.then(() => mark("wasm"), () => {}); // on failure the loader's own way runs, and reports
   for (const name of ["python_stdlib.zip", "pyodide-lock.json"]) {
     const url = new URL(name, pyodideURL).href;
     const response = fetchNative(url);
@@ -204,7 +207,7 @@ function snapshotHeap(url, controlled) {
   const heap = Promise.all([pages, header]).then(([{ heapLength }, head]) => new Uint8Array(heapLength(head)));
   const filled = Promise.all([pages, map, heap]).then(([{ unpackPages }, bytes, target]) => unpackPages(bytes, target));
   heap.catch(() => {});
-  filled.catch(() => {}); // both reported by restore()
+  filled.then(() => mark("heap"), () => {}); // failures are reported by restore()
   return { heap, filled };
 }
 
@@ -244,6 +247,7 @@ async function installWheel(py, wheelBytes) {
 }
 
 async function boot({ pyodide: pyodideURL, wheel, snapshot, controlled }) {
+  mark("start");
   // Requested in the order they are needed. First the snapshot: downloading and unpacking it is
   // the longest chain of a first visit, and loadPyodide waits for it before it instantiates.
   const dump = snapshot ? snapshotHeap(snapshot, controlled) : null;
@@ -259,6 +263,7 @@ async function boot({ pyodide: pyodideURL, wheel, snapshot, controlled }) {
   const options = { indexURL: pyodideURL, stdout: () => {}, stderr: (line) => console.warn(line) };
   const restored = dump && (await restore(loadPyodide, options, dump, snapshot));
   const py = restored || (await loadPyodide(options));
+  mark("python");
   postMessage({ type: "progress", stage: "package" });
   if (restored) {
     // The snapshot holds every module of the package imported and its data loaded
@@ -302,6 +307,7 @@ function compute(pyHandle, id, request) {
     result = { ok: false, errors: {}, html: "", chart: "", state: {}, failure: "", debug: String(err) };
   }
   postMessage({ type: "result", id, result });
+  if (performance.getEntriesByName("calc-worker:answer").length === 0) mark("answer");
 }
 
 self.onmessage = (event) => {
