@@ -3,7 +3,8 @@
 // The build (sitebuild/service_worker.py) writes this file to the site root as
 // calc-sw.js, preceded by one line, `const PRECACHE = {version, urls}`: the
 // versioned URLs (relative to the site root) of exactly what the calculators
-// need, Pyodide's core files, the wheel, the snapshot and the two scripts.
+// need, Pyodide's core files, the wheel, the snapshot, the module that
+// unpacks it and the two scripts.
 // Every one carries a version or content digest in its path or query, so a
 // cached copy is never stale; a new build is a new PRECACHE.version, a new
 // cache, and the old one is dropped when the new worker activates.
@@ -32,9 +33,9 @@ const PAGE_DESTINATIONS = new Set(["document", "style", "script", "image", "font
 const fromHttpCache = (url) => new Request(url, { cache: "force-cache" });
 
 /**
- * The snapshot is kept unpacked, under "<its URL>?raw", where the calculator page looks first:
- * reading 30 MB back is faster than gunzipping 6 MB on every visit. Where this browser cannot
- * unpack, the packed file is kept as it is.
+ * The snapshot is kept gunzipped, under "<its URL>?raw", where the calculators' worker looks first:
+ * reading its 15 MB page map back is faster than gunzipping 6 MB on every visit. Where this browser
+ * cannot unpack, the packed file is kept as it is.
  */
 async function keepSnapshot(cache, url) {
   const response = await fetch(fromHttpCache(url));

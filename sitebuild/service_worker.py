@@ -5,7 +5,8 @@ this module writes it to the site root as calc-sw.js (a service worker's
 scope is its folder and below: at the root it serves every language),
 preceded by the list of what it precaches. The list holds exactly the
 versioned URLs the calculators load: Pyodide's core files (when the site
-serves them), the wheel, the snapshot and the page and worker scripts.
+serves them), the wheel, the snapshot (and the module that unpacks it) and
+the page and worker scripts.
 The version is a digest of that list and of the code, so every build that
 changes any of them makes a new worker, which drops the old cache.
 """
@@ -27,8 +28,8 @@ def precache_urls(rt) -> list:
     if rt.pyodide_dir is not None:  # an external Pyodide is not ours to cache (and not in scope)
         urls += [f"assets/{rt.pyodide_url}{name}" for name in CORE_FILES]
     urls.append(f"assets/{rt.wheel_url}")
-    if rt.snapshot_url:
-        urls.append(f"assets/{rt.snapshot_url}")
+    if rt.snapshot_url:  # the worker unpacks it with snapshot-pages.mjs, imported with the worker's own version
+        urls += [f"assets/{rt.snapshot_url}", f"assets/snapshot-pages.mjs?v={rt.scripts_version}"]
     urls += [f"assets/{rt.page_urls()['worker']}", f"assets/calculators.js?v={rt.scripts_version}"]
     return urls
 

@@ -29,8 +29,9 @@ from functools import lru_cache
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
 MAKER = REPO / "tools" / "make_snapshot.mjs"
+PAGES = REPO / "docs" / "assets" / "snapshot-pages.mjs"  # the format it writes: part of what a snapshot is
 CACHE = REPO / ".cache" / "snapshots"
-FILENAME = "pyodide-snapshot.bin.gz"
+FILENAME = "pyodide-snapshot.pages.gz"  # a gzipped page map (docs/assets/snapshot-pages.mjs)
 TIMEOUT_S = 300
 KEEP = 4  # snapshots kept in the cache (6 MB each): the current one and a few to switch back to
 
@@ -50,12 +51,12 @@ def build_id(pyodide_dir: pathlib.Path) -> str:
 
 
 def digest(pyodide_dir: pathlib.Path, wheel_digest: str) -> str:
-    """Content digest of a snapshot: Pyodide's version and build, the wheel's sources, the maker script."""
+    """Content digest of a snapshot: Pyodide's version and build, the wheel's sources, the maker and its format."""
     version = json.loads((pyodide_dir / "package.json").read_text(encoding="utf-8"))["version"]
     h = hashlib.sha256()
     for part in (version, build_id(pyodide_dir), wheel_digest):
         h.update(part.encode() + b"\0")
-    h.update(MAKER.read_bytes())
+    h.update(MAKER.read_bytes() + b"\0" + PAGES.read_bytes())
     return h.hexdigest()[:12]
 
 

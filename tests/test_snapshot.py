@@ -3,10 +3,12 @@
 What must hold (issue 12, part 1):
 - the build makes the snapshot once per content digest (Pyodide build, wheel
   sources, maker script) and fails with the maker's message when it cannot;
-- the snapshot is the one Pyodide can restore: its header carries the served
-  Pyodide's BUILD_ID and its heap is no larger than the initial 30 MiB;
+- the snapshot is the one Pyodide can restore: served as a page map (the heap
+  without its empty pages, docs/assets/snapshot-pages.mjs) that unpacks to a
+  heap whose header carries the served Pyodide's BUILD_ID and which is no
+  larger than the initial 30 MiB;
 - in Chromium, a page restores it (nothing said in the console), and a page
-  whose snapshot is missing, corrupt, cut short or from another Pyodide build
+  whose snapshot is missing, corrupt, cut short (gzip or page map) or from another Pyodide build
   still becomes interactive by booting Pyodide, says so once in the console
   (info, never an error) and nothing to the reader;
 - the service worker keeps exactly the calculators' versioned files, a repeat
@@ -114,10 +116,34 @@ needs_pyodide = pytest.mark.skipif(not (runtime.PYODIDE_DIR / "pyodide.mjs").is_
                                    reason="node_modules/pyodide is missing (npm ci)")
 
 
+PAGE_MAP_MAGIC = b"CALCPGM1"
+
+
+def read_page_map(data: bytes) -> tuple:
+    """(heap, kept pages) from a page map, read here from its documented layout, not by the code under test."""
+    assert data[:8] == PAGE_MAP_MAGIC, data[:8]
+    length, size = struct.unpack("<II", data[8:16])
+    pages = -(-length // size)
+    bits = data[16:16 + -(-pages // 8)]
+    heap, at, kept = bytearray(length), 16 + len(bits), 0
+    for i in range(pages):
+        if bits[i // 8] >> (i % 8) & 1:
+            chunk = data[at:at + min(size, length - i * size)]
+            heap[i * size:i * size + len(chunk)] = chunk
+            at, kept = at + len(chunk), kept + 1
+    assert at == len(data), "the page map must end with its last kept page"
+    return bytes(heap), kept
+
+
 @pytest.fixture(scope="module")
-def raw_snapshot() -> bytes:
+def page_map() -> bytes:
     rt = runtime.info({})
     return gzip.decompress(rt.snapshot.read_bytes())
+
+
+@pytest.fixture(scope="module")
+def raw_snapshot(page_map) -> bytes:
+    return read_page_map(page_map)[0]
 
 
 @needs_pyodide
@@ -127,6 +153,18 @@ def test_the_snapshot_is_restorable_by_the_served_pyodide(raw_snapshot):
     assert "".join(f"{w:08x}" for w in words) == snapshot.build_id(runtime.PYODIDE_DIR)
     heap = len(raw_snapshot) - heap_offset
     assert heap <= INITIAL_HEAP, f"a heap of {heap} bytes (over the initial {INITIAL_HEAP}) does not restore"
+
+
+@needs_pyodide
+def test_the_page_map_leaves_out_only_empty_pages(page_map, raw_snapshot):
+    """Every page left out is zeros, every page kept is not: the map is as small as it can be, and exact."""
+    size = struct.unpack("<I", page_map[12:16])[0]
+    pages = [raw_snapshot[i:i + size] for i in range(0, len(raw_snapshot), size)]
+    empty = sum(1 for page in pages if not any(page))
+    _, kept = read_page_map(page_map)
+    assert kept == len(pages) - empty and empty > 0
+    header = 16 + -(-len(pages) // 8)  # magic, length, page size; one bit per page
+    assert len(page_map) == header + sum(len(page) for page in pages if any(page)), "empty pages were kept"
 
 
 # ------------------------------------------------------------------ the service worker's list
@@ -140,7 +178,7 @@ def test_the_service_worker_keeps_only_versioned_runtime_urls(monkeypatch):
     for url in urls:
         versioned = "?v=" in url or f"/{rt.pyodide_url}" in f"/{url}" or runtime.source_digest() in url or "snapshot-" in url
         assert url.startswith("assets/") and versioned, f"not a versioned runtime URL: {url}"
-    assert len(urls) == len(runtime.CORE_FILES) + 4, urls
+    assert len(urls) == len(runtime.CORE_FILES) + 5, urls
     monkeypatch.setenv(runtime.ENV_URL, "https://example.org/pyodide/")
     external = runtime.info({})
     assert not [u for u in service_worker.precache_urls(external) if "pyodide" in u], "external Pyodide is not ours"
@@ -166,12 +204,15 @@ def _snapshot_path(site: pathlib.Path) -> pathlib.Path:
 def _faults(site: pathlib.Path) -> dict:
     """What a broken host might send instead of the snapshot: (status, body)."""
     packed = _snapshot_path(site).read_bytes()
-    raw = gzip.decompress(packed)
-    foreign = bytearray(raw)
-    foreign[16:20] = bytes(4 - i for i in range(4))  # another Pyodide build: the first word of BUILD_ID differs
+    pages = gzip.decompress(packed)
+    length, size = struct.unpack("<II", pages[8:16])
+    first_page = 16 + -(-(-(-length // size)) // 8)  # the heap's first page (never empty: Pyodide's header)
+    foreign = bytearray(pages)
+    foreign[first_page + 16:first_page + 20] = bytes(4 - i for i in range(4))  # another Pyodide build: BUILD_ID differs
     return {"missing": (404, b"not found"),
             "corrupt": (200, gzip.compress(random.Random(12).randbytes(4096))),
             "cut short": (200, packed[: len(packed) // 2]),
+            "pages cut short": (200, gzip.compress(pages[:-size], compresslevel=1)),
             "another build": (200, gzip.compress(bytes(foreign), compresslevel=1))}
 
 
@@ -224,7 +265,7 @@ def test_the_page_restores_the_snapshot(browser, server):
 
 
 @needs_pyodide
-@pytest.mark.parametrize("fault", ["missing", "corrupt", "cut short", "another build"])
+@pytest.mark.parametrize("fault", ["missing", "corrupt", "cut short", "pages cut short", "another build"])
 def test_a_broken_snapshot_falls_back_to_a_boot(browser, server, site, fault):
     context, page, lines = _open(browser, server, _faults(site)[fault])
     _interactive(page)
@@ -267,11 +308,11 @@ def test_the_service_worker_keeps_the_runtime_for_an_offline_visit(browser, serv
     # WebAssembly here: a test context's HTTP cache lives in memory and takes no entry that large.
     sent = [path for path, _ in server.sent if ("/assets/pyodide/" in path or "/assets/calculators/" in path)
             and not path.endswith(".wasm")]
-    assert len(set(sent)) == len(sent) == len(precache["urls"]) - 3, f"downloaded again or missing: {sent}"
+    assert len(set(sent)) == len(sent) == len(precache["urls"]) - 4, f"downloaded again or missing: {sent}"
     cached = page.evaluate(CACHED)
     runtime_cache = f"calc-runtime-{precache['version']}"
     kept = [u + "?raw" if u == precache["snapshot"] else u for u in precache["urls"]]
-    assert sorted(cached[runtime_cache]) == sorted(server.url(u) for u in kept), "the snapshot is kept unpacked"
+    assert sorted(cached[runtime_cache]) == sorted(server.url(u) for u in kept), "the snapshot is kept gunzipped"
     raw = page.evaluate("async (url) => (await (await caches.match(url)).arrayBuffer()).byteLength",
                         server.url(precache["snapshot"] + "?raw"))
     assert raw == len(gzip.decompress(_snapshot_path(site).read_bytes()))

@@ -23,6 +23,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { gunzipSync } from "node:zlib";
+import { unpackPages } from "../docs/assets/snapshot-pages.mjs";
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const PYODIDE_DIR = join(REPO_ROOT, "node_modules", "pyodide");
@@ -76,7 +77,7 @@ async function startPyodide(snapshot) {
   const toStderr = (line) => process.stderr.write(`${line}\n`);
   const options = { indexURL: `${PYODIDE_DIR}/`, stdout: toStderr, stderr: toStderr };
   if (snapshot) {
-    const py = await loadPyodide({ ...options, _loadSnapshot: new Uint8Array(gunzipSync(snapshot)) });
+    const py = await loadPyodide({ ...options, _loadSnapshot: unpackPages(gunzipSync(snapshot)) });
     py.runPython("import sys\nif 'random' in sys.modules: sys.modules['random'].seed()"); // as the worker does
     return py;
   }

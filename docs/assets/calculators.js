@@ -18,21 +18,6 @@ const ASSETS = new URL("./", import.meta.url);
 const LOAD_TIMEOUT_MS = 180000; // a slow line may need minutes for ~13 MB; a stuck one should not spin forever
 const STAGES = { runtime: 1, package: 2, first: 3 };
 
-/**
- * The snapshot's raw bytes as the service worker keeps them after a first visit ("<URL>?raw"), or
- * null (a first visit, no Cache Storage). Read here, while the worker starts, not in the worker
- * once it has: on a repeat visit reading 30 MB was what Pyodide's start waited for.
- */
-async function keptSnapshot(url) {
-  try {
-    const kept = url && window.caches && (await caches.match(`${url}?raw`));
-    // As a blob first: Chromium then reads the file it keeps at once instead of streaming it (half the time).
-    return kept ? await (await kept.blob()).arrayBuffer() : null;
-  } catch (err) {
-    return null; // no Cache Storage here (an insecure origin, a private window): the worker downloads it
-  }
-}
-
 /** The one Python runtime of the page, shared by all its calculators. */
 class Runtime {
   constructor(config) {
@@ -63,7 +48,12 @@ class Runtime {
       return;
     }
     try {
-      this.worker = new Worker(new URL(this.config.worker, ASSETS), { type: "module" });
+      // The runtime's URLs go in the worker's name: it starts on them at its first line, without
+      // waiting for a message, which this thread, busy loading the page, would deliver late.
+      const urls = { pyodide: new URL(this.config.pyodide, ASSETS).href, wheel: new URL(this.config.wheel, ASSETS).href };
+      if (this.config.snapshot) urls.snapshot = new URL(this.config.snapshot, ASSETS).href;
+      urls.controlled = Boolean(navigator.serviceWorker && navigator.serviceWorker.controller); // it may have kept the snapshot
+      this.worker = new Worker(new URL(this.config.worker, ASSETS), { type: "module", name: JSON.stringify(urls) });
     } catch (err) {
       this.fail(err);
       return;
@@ -74,17 +64,7 @@ class Runtime {
       this.fail(event.message || "the worker could not start");
     };
     this.timer = setTimeout(() => this.fail("loading took too long"), LOAD_TIMEOUT_MS);
-    const snapshot = this.config.snapshot ? new URL(this.config.snapshot, ASSETS).href : null;
-    this.worker.postMessage({
-      type: "init",
-      pyodide: new URL(this.config.pyodide, ASSETS).href,
-      wheel: new URL(this.config.wheel, ASSETS).href,
-      snapshot,
-      strings: this.config.strings,
-    });
-    keptSnapshot(snapshot).then((bytes) => {
-      if (this.worker) this.worker.postMessage({ type: "kept-snapshot", bytes }, bytes ? [bytes] : []);
-    });
+    this.worker.postMessage({ type: "init", strings: this.config.strings });
     // The calculators ask for their first results now: the worker answers them the moment Python is
     // up, without a round trip through this page.
     this.emit("requests");
