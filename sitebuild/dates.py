@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
-import os
 import pathlib
 from importlib import metadata
+
+from .kept import write as _write_file
 
 CACHE_DIR = pathlib.Path(__file__).resolve().parent.parent / ".cache" / "dates"
 # The patterns the site uses, by name: a day in the medium format ("29.11.2026"), a month ("Sep. 2024").
@@ -64,13 +65,6 @@ def _load() -> dict:
     return _kept
 
 
-def _store(kept: dict) -> None:
-    """Write atomically; a read-only checkout just formats each date once per build."""
-    path = _path()
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(kept, ensure_ascii=False, sort_keys=True), encoding="utf-8")
-        tmp.replace(path)
-    except OSError:
-        pass
+def _store(texts: dict) -> None:
+    """A read-only checkout just formats each date once per build."""
+    _write_file(_path(), json.dumps(texts, ensure_ascii=False, sort_keys=True).encode("utf-8"))

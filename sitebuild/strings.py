@@ -9,11 +9,12 @@ and the fallback is recorded for the translation report.
 from __future__ import annotations
 
 import hashlib
-import os
 import pathlib
 import pickle
 from functools import lru_cache
 from typing import NamedTuple
+
+from . import kept
 
 SOURCE_LANG = "de"
 LANGS = ("de", "en", "da", "it")
@@ -63,18 +64,9 @@ def _parse(data: bytes, lang: str) -> Entries:
 
 
 def _keep(path: pathlib.Path, entries: Entries) -> None:
-    """Write atomically; drop older versions of the same language's catalog. A read-only checkout just parses."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_bytes(pickle.dumps(entries, protocol=pickle.HIGHEST_PROTOCOL))
-        tmp.replace(path)
-        lang = path.name.split("-", 1)[0]
-        for old in path.parent.glob(f"{lang}-*.pickle"):
-            if old != path:
-                old.unlink(missing_ok=True)
-    except OSError:
-        pass
+    """Keep the parse; drop older versions of the same language's catalog."""
+    if kept.write(path, pickle.dumps(entries, protocol=pickle.HIGHEST_PROTOCOL)):
+        kept.prune(path.parent, f"{path.name.split('-', 1)[0]}-*.pickle", keep=1)
 
 
 class Strings:

@@ -31,6 +31,8 @@ from dataclasses import dataclass
 
 import calculators
 
+from .. import kept
+
 CACHE_DIR = pathlib.PurePosixPath(".cache") / "checks"
 KEEP = 4  # results kept: the current one and a few to switch back to
 # Folders of the project that no check reads: tooling, outputs, caches, the tests.
@@ -99,16 +101,8 @@ def store(root: pathlib.Path, key: str, result, kind: str = "result") -> None:
     """Keep `result` under `key` (written atomically; the oldest of its kind beyond KEEP are dropped).
     Failing to write is harmless: the next build computes it again."""
     path = _path(root, key, kind)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_bytes(pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL))
-        os.replace(tmp, path)
-        kept = sorted(path.parent.glob(f"{kind}-*.pickle"), key=lambda p: p.stat().st_mtime, reverse=True)
-        for old in kept[KEEP:]:
-            old.unlink(missing_ok=True)
-    except OSError:
-        pass
+    if kept.write(path, pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL)):
+        kept.prune(path.parent, f"{kind}-*.pickle", KEEP)
 
 
 def page_figures(project, figure_macros) -> dict:

@@ -11,13 +11,13 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import json
-import os
 import pathlib
 import sys
 from functools import cached_property, lru_cache
 
 from calculators import calcs, catalog, charts, figures
 
+from .. import kept
 from ..strings import LANGS, SOURCE_LANG
 from . import numbers, po, source
 
@@ -123,16 +123,9 @@ def _collected_strings(root: pathlib.Path, fingerprint: str) -> dict:
     found = module.collect()
     entries = [{"msgid": k[0], "context": k[1], "locations": [list(l) for l in v["locations"]], "comments": v["comments"]}
                for k, v in found.items()]
-    try:
-        cache.parent.mkdir(parents=True, exist_ok=True)
-        tmp = cache.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(entries, ensure_ascii=False), encoding="utf-8")
-        tmp.replace(cache)
-        kept = sorted(cache.parent.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
-        for old in kept[8:]:      # the current extraction and a few to switch back to, not one per edit
-            old.unlink(missing_ok=True)
-    except OSError:
-        pass  # a read-only checkout still builds, only without the cache
+    # The current extraction and a few to switch back to, not one per edit; a read-only checkout builds without.
+    if kept.write(cache, json.dumps(entries, ensure_ascii=False).encode("utf-8")):
+        kept.prune(cache.parent, "*.json", 8)
     return found
 
 
