@@ -6,10 +6,11 @@ from __future__ import annotations
 from .formula_object import F
 
 FORMULAS = {}
+# The rack's memory per tier, as figures_hardware's tier loop computes it.
+for _tier in ("sram", "hbm", "ddr"):
+    FORMULAS[f"sn40l.rack.{_tier}"] = F("{socket} × {n}", socket=("per socket", f"sn40l.socket.{_tier}"),
+                                        n=("sockets", "sn40l.rack.sockets"))
 FORMULAS.update({
-    "sn40l.rack.sram": F("{socket} × {n}", socket=("per socket", "sn40l.socket.sram"), n=("sockets", "sn40l.rack.sockets")),
-    "sn40l.rack.hbm": F("{socket} × {n}", socket=("per socket", "sn40l.socket.hbm"), n=("sockets", "sn40l.rack.sockets")),
-    "sn40l.rack.ddr": F("{socket} × {n}", socket=("per socket", "sn40l.socket.ddr"), n=("sockets", "sn40l.rack.sockets")),
     "sn40l.node.ddr": F("{socket} × {n}", socket=("per socket", "sn40l.socket.ddr"), n=("sockets per node", "sn40l.node.sockets")),
     "sn40l.rack.hbm_bandwidth": F("{bw} × {n}", bw=("per socket", "device.sn40l.hbm_bandwidth"), n=("sockets", "sn40l.rack.sockets")),
     "ddr.sn40l-rack.over_deepseek-v3": F("{ddr} ÷ {w}", ddr=("DDR per rack", "sn40l.rack.ddr"), w=("of weights", "weights.deepseek-v3.bytes")),

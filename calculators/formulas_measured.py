@@ -12,23 +12,16 @@ FORMULAS.update({
     "agent.time.dataflow": F("{n} × ({ttft} + {tokens} ÷ {speed})", n=("calls", "agent.steps"), ttft=("to the first token", "agent.ttft"),
                              tokens=("tokens per call", "agent.tokens_per_step"), speed=("measured", "measured.infercom-minimax-m2")),
     "agent.ratio": F("{gpu} ÷ {df}", gpu=("on GPUs", "agent.time.gpu"), df=("on dataflow", "agent.time.dataflow")),
-    "implied_bw.infercom-gpt-oss-120b": F("{w} × {s}", w=("read per token", "weights.gpt-oss-120b.read_per_token"),
-                                          s=("measured", "measured.infercom-gpt-oss-120b")),
-    "implied_bw_share.infercom-gpt-oss-120b": F("{need} ÷ {have}", need=("needed", "implied_bw.infercom-gpt-oss-120b"),
-                                                have=("HBM bandwidth of the rack", "sn40l.rack.hbm_bandwidth")),
     "headroom.infercom-gpt-oss-120b": F("{have} ÷ {need}", have=("HBM bandwidth of the rack", "sn40l.rack.hbm_bandwidth"),
                                         need=("needed", "implied_bw.infercom-gpt-oss-120b")),
-    "implied_bw.infercom-minimax-m2": F("{w} × {s}", w=("read per token", "weights.minimax-m2.read_per_token"),
-                                        s=("measured", "measured.infercom-minimax-m2")),
-    "implied_bw_share.infercom-minimax-m2": F("{need} ÷ {have}", need=("needed", "implied_bw.infercom-minimax-m2"),
-                                              have=("HBM bandwidth of the rack", "sn40l.rack.hbm_bandwidth")),
-    "implied_bw.sambanova-deepseek-r1": F("{w} × {s}", w=("read per token", "weights.deepseek-v3.read_per_token"),
-                                          s=("measured", "measured.sambanova-deepseek-r1")),
-    "implied_bw_share.sambanova-deepseek-r1": F("{need} ÷ {have}", need=("needed", "implied_bw.sambanova-deepseek-r1"),
-                                                have=("HBM bandwidth of the rack", "sn40l.rack.hbm_bandwidth")),
 })
-# === end of the deployment-model block ===
-# Ranges: a ranged term makes the formula a range (both substitutions are shown); `end` reads one end.
+# The same measurements as figures_measured's implied_bw loop, with the weights figure each one reads.
+for _mk, _weights in (("infercom-gpt-oss-120b", "gpt-oss-120b"), ("infercom-minimax-m2", "minimax-m2"),
+                      ("sambanova-deepseek-r1", "deepseek-v3")):
+    FORMULAS[f"implied_bw.{_mk}"] = F("{w} × {s}", w=("read per token", f"weights.{_weights}.read_per_token"),
+                                      s=("measured", f"measured.{_mk}"))
+    FORMULAS[f"implied_bw_share.{_mk}"] = F("{need} ÷ {have}", need=("needed", f"implied_bw.{_mk}"),
+                                            have=("HBM bandwidth of the rack", "sn40l.rack.hbm_bandwidth"))
 for _mk in ("infercom-gpt-oss-120b", "infercom-minimax-m2"):
     FORMULAS[f"speedup.{_mk}.vs_typical"] = F("{v} ÷ {gpu}", v=("measured", f"measured.{_mk}"),
                                                 gpu=("typical on GPUs", "typical_gpu_serving"))
