@@ -20,10 +20,14 @@ from . import dates, provenance, termbase
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
-def _table(headers: list, rows: list, cls: str) -> str:
+def _table(headers: list, rows: list, cls: str, searched: bool = True) -> str:
+    """A table in Material's scroll wrapper; `searched=False` keeps it out of the search index
+    (Material's `data-search-exclude`, dropped from the built page)."""
     head = "".join(f"<th>{escape(h)}</th>" for h in headers)
     body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in rows)
-    return f'<div class="md-typeset__scrollwrap"><table class="{cls}"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
+    exclude = "" if searched else ' data-search-exclude="true"'
+    return (f'<div class="md-typeset__scrollwrap"{exclude}><table class="{cls}"><thead><tr>{head}</tr></thead>'
+            f"<tbody>{body}</tbody></table></div>")
 
 
 def accessed(src: catalog.Source, lang: str) -> str:
@@ -118,7 +122,10 @@ def figures_table(lang: str, tr) -> str:
         if expr:
             how += f'<br><small class="fig-expr">{escape(expr)}</small>'
         rows.append([f'<code id="fig-{escape(f.id)}">{escape(f.id)}</code>', escape(f.format(lang)), how, reads])
-    return _table(heads, rows, "figures-table")
+    # Not searched: Material indexes a table as one entry, so every term in its hundreds of rows would
+    # lead to the top of this table (and it was half of each language's search index, loaded and
+    # indexed by every page). A figure is reached from its popover's link instead.
+    return _table(heads, rows, "figures-table", searched=False)
 
 
 # How a part's computed value is introduced, by how the claim is compared with it:

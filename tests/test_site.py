@@ -206,6 +206,15 @@ def test_search_answers_in_the_page_language(site):
             assert ("" if name == "index" else f"{name}/") in locations, f"{lang} index lacks {name}"
         texts[lang] = next(d["text"] for d in idx["docs"] if d["location"] == "decode/")
     assert len(set(texts.values())) == len(LANGS), "each language's index must hold its own text"
+    # The figures table is left out (one entry for hundreds of rows, half the index); its section stays.
+    for lang in LANGS:
+        html = page(site, lang, "sources").read_text(encoding="utf-8")
+        ids = re.findall(r"<code id=\"fig-([^\"]+)\">", html)
+        assert len(ids) > 100 and "data-search-exclude" not in html
+        idx = root_index if lang == "de" else json.loads((site / lang / "search" / "search_index.json").read_text(encoding="utf-8"))
+        text = " ".join(d["text"] for d in idx["docs"] if d["location"].startswith("sources/"))
+        assert "catalog" in text.lower() or "katalog" in text.lower() or "catalogo" in text.lower()
+        assert not [i for i in ids if i in text], f"{lang}: the figures table is in the search index"
     # pages of non-default languages point their search at their own index
     en_html = page(site, "en", "decode").read_text(encoding="utf-8")
     assert '+ "en" + "/"' in en_html
