@@ -390,12 +390,16 @@ def _fingerprint(root: pathlib.Path) -> tuple:
 
 def status_data(root: pathlib.Path) -> StatusData:
     """The status page's data: kept in .cache/checks/ by the digest of everything it reads (the checks'
-    digest, sitebuild/checks/cache.py), since it parses every page and locale file and asks git."""
-    from .checks import Project, cache, locale_checks
+    digest, sitebuild/checks/cache.py), since it parses every page and locale file and asks git.
+    The checks' modules are imported only when the data is not kept (importing them took longer than
+    the rest of this page's rendering)."""
+    from .checks import cache
 
     key = cache.digest(root, LANGS, None)
     data = cache.load(root, key, "status", StatusData)
     if data is None:
+        from .checks import Project, locale_checks
+
         project = Project(root)
         data = StatusData(tuple(statuses(root, None, project.pages)), locale_checks(project)[1], tuple(page_names(root)))
         cache.store(root, key, data, "status")
