@@ -56,3 +56,27 @@ def test_a_page_with_a_raw_block_is_left_to_jinja_alone():
     out = _render(_env(page, calls))
     assert out == '<fig a None> {{ fig("shown as written") }}'
     assert calls == [("fig", "a", None)]
+
+
+def test_jinja_is_skipped_only_when_nothing_is_left_for_it():
+    def page_after_expansion(markdown):
+        env = _env(markdown, [])
+        env.page = types.SimpleNamespace(meta={})
+        macros._HELD_OUTPUTS.clear()
+        macros._expand_literal_calls(env)
+        macros._skip_jinja_if_done(env)
+        return env.page.meta
+    assert page_after_expansion('A {{ fig("a") }} {{ chart("x") }}') == {"render_macros": False}
+    assert page_after_expansion("{{ fig(x) }}") == {}
+    assert page_after_expansion('{{ fig("a") | upper }}') == {}
+    assert page_after_expansion('{% raw %}{{ fig("a") }}{% endraw %}') == {}
+    assert page_after_expansion("{# a note #}") == {}
+    env = _env('{{ fig("a") }}', [])
+    env.page = types.SimpleNamespace(meta={"title": "t"})
+    macros._skip_jinja_if_done(env)
+    macros._forget_jinja_switch(env)
+    assert env.page.meta == {"title": "t"}, "the switch is taken out before the theme reads the page's meta"
+    env.page = types.SimpleNamespace(meta={"render_macros": True})  # a page's own setting is left as it is
+    macros._skip_jinja_if_done(env)
+    macros._forget_jinja_switch(env)
+    assert env.page.meta == {"render_macros": True}
