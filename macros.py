@@ -47,7 +47,7 @@ ROOT = pathlib.Path(__file__).resolve().parent
 
 def define_env(env):
     def lang() -> str:
-        return env.conf.plugins["i18n"].current_language
+        return _PAGE["lang"]
 
     def tr(msgid: str, context: str | None = None) -> str:
         return STRINGS.get(msgid, lang(), context)
@@ -59,8 +59,7 @@ def define_env(env):
         f = figures.get(id)
         usage.record(lang(), env.page.file.src_uri, id)   # the build hook compares this with the sources
         _FIGS_ON_PAGE.append(id)
-        href = f"{_page_url(env, lang(), 'sources/')}#fig-{escape(id)}"
-        return figure_html(id, f.format(lang()), lang(), art, noun, href)
+        return figure_html(id, f.format(lang()), lang(), art, noun, f"{_PAGE['sources']}#fig-{escape(id)}")
 
     @env.macro
     def term(id: str, cap: bool = False, plural: bool = False) -> str:
@@ -114,7 +113,7 @@ def define_env(env):
         """A figure inside a generated table: linked and explained like fig(), but, like the fact-check
         table's, not one the page's source states (the render-parity check counts those)."""
         _FIGS_ON_PAGE.append(id)
-        return figure_html(id, figures.get(id).format(lang()), lang(), href=f"{_page_url(env, lang(), 'sources/')}#fig-{escape(id)}")
+        return figure_html(id, figures.get(id).format(lang()), lang(), href=f"{_PAGE['sources']}#fig-{escape(id)}")
 
     env.macro(lambda: tables.factcheck_table(lang(), tr, table_fig), "factcheck_table")
     env.macro(lambda: tables.measurements_table(lang(), tr, table_fig, cite), "measurements_table")
@@ -146,6 +145,9 @@ _CALCULATORS_ON_PAGE: dict = {}
 _CITATIONS = citations.PageCitations()
 # The figures the page being rendered prints (its provenance data).
 _FIGS_ON_PAGE: list = []
+# The page being rendered: its language, and the sources page relative to it (every figure links there).
+# Read once per page: a page asks for both for each of its hundreds of figures.
+_PAGE: dict = {}
 
 
 def _page_url(env, language: str, target: str) -> str:
@@ -176,6 +178,8 @@ def on_pre_page_macros(env):
     _FIGS_ON_PAGE.clear()
     _HELD_OUTPUTS.clear()
     _CITATIONS = citations.PageCitations()
+    language = env.conf.plugins["i18n"].current_language
+    _PAGE.update(lang=language, sources=_page_url(env, language, "sources/"))
     _expand_literal_calls(env)
     _skip_jinja_if_done(env)
 
