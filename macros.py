@@ -85,7 +85,11 @@ def define_env(env):
     @env.macro
     def calculator(name: str) -> str:
         seen = _CALCULATORS_ON_PAGE[name] = _CALCULATORS_ON_PAGE.get(name, 0) + 1
-        return widgets.render(name, lang(), tr, name if seen == 1 else f"{name}-{seen}")
+        instance = name if seen == 1 else f"{name}-{seen}"
+        key = (name, lang(), instance)
+        if key not in _RENDERED_CALCULATORS:  # the same calculator on several pages: the same HTML
+            _RENDERED_CALCULATORS[key] = widgets.render(name, lang(), tr, instance)
+        return _RENDERED_CALCULATORS[key]
 
     @env.macro
     def t(msgid: str, context: str | None = None) -> str:
@@ -141,6 +145,11 @@ def figure_html(id: str, text: str, lang: str, art: str | None = None, noun: str
 
 # How often each calculator has appeared on the page being rendered (its ids must stay unique).
 _CALCULATORS_ON_PAGE: dict = {}
+# Each calculator's HTML by (name, language, instance), made once per build of a language: its
+# pre-rendered result depends on nothing else (this module is loaded again for each build).
+_RENDERED_CALCULATORS: dict = {}
+# The calculators' JSON island (translations and runtime URLs) by language, the same on every page.
+_CALCULATOR_ISLANDS: dict = {}
 # The sources the page being rendered cites, in order (its footnote list).
 _CITATIONS = citations.PageCitations()
 # The figures the page being rendered prints (its provenance data).
@@ -278,7 +287,8 @@ def on_post_page_macros(env):
         rt = runtime.info(env.conf.extra)
         assets = get_relative_url("assets/", env.page.url or "./").rstrip("/") + "/"
         tr = lambda msgid: STRINGS.get(msgid, language)  # noqa: E731
-        env.markdown += "\n\n" + widgets.page_assets(language, tr, rt.page_urls(), assets, rt.scripts_version) + "\n"
+        env.markdown += "\n\n" + widgets.page_assets(language, tr, rt.page_urls(), assets, rt.scripts_version,
+                                                      _CALCULATOR_ISLANDS) + "\n"
     _dump_for_benchmark(language, name, env.markdown)
 
 
