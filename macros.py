@@ -197,9 +197,10 @@ def _skip_jinja_if_done(env) -> None:
     """With every call expanded, tell mkdocs-macros not to render the page: its render copies all of its
     variables and compiles the whole page as a template to change nothing (about 1 ms a page, measured).
     `render_macros: false` is its documented page switch; a page with anything left for Jinja
-    (an expression, a filter, a raw block) is rendered as before."""
+    (an expression, a filter, a raw block, a macro in its title) is rendered as before."""
     global _SWITCHED_OFF
-    _SWITCHED_OFF = not _JINJA_SYNTAX.search(env.markdown) and "render_macros" not in env.page.meta
+    left = _JINJA_SYNTAX.search(env.markdown) or _JINJA_SYNTAX.search(getattr(env.page, "title", None) or "")
+    _SWITCHED_OFF = not left and "render_macros" not in env.page.meta
     if _SWITCHED_OFF:
         env.page.meta["render_macros"] = False  # taken out again after (_forget_jinja_switch): the theme reads meta
 

@@ -72,6 +72,11 @@ def test_jinja_is_skipped_only_when_nothing_is_left_for_it():
     assert page_after_expansion('{% raw %}{{ fig("a") }}{% endraw %}') == {}
     assert page_after_expansion("{# a note #}") == {}
     env = _env('{{ fig("a") }}', [])
+    env.page = types.SimpleNamespace(meta={}, title='{{ t("Speed") }}')  # mkdocs-macros renders titles too
+    macros._expand_literal_calls(env)
+    macros._skip_jinja_if_done(env)
+    assert env.page.meta == {}
+    env = _env('{{ fig("a") }}', [])
     env.page = types.SimpleNamespace(meta={"title": "t"})
     macros._skip_jinja_if_done(env)
     macros._forget_jinja_switch(env)
