@@ -28,8 +28,6 @@ Page macros:
 
 from __future__ import annotations
 
-import ast
-import functools
 import os
 import pathlib
 import re
@@ -39,6 +37,7 @@ from calculators import catalog, charts, figures, grammar
 from sitebuild import citations, glossary, provenance, runtime, tables, termbase, translations, widgets
 from sitebuild.checks import claim as claims_in_prose
 from sitebuild.checks import usage
+from sitebuild.macro_calls import literal_arguments
 from sitebuild.strings import Strings
 
 STRINGS = Strings()
@@ -150,6 +149,8 @@ _CALCULATORS_ON_PAGE: dict = {}
 _RENDERED_CALCULATORS: dict = {}
 # The calculators' JSON island (translations and runtime URLs) by language, the same on every page.
 _CALCULATOR_ISLANDS: dict = {}
+# The runtime's URLs and version (sitebuild/runtime.py), looked up once per language build.
+_RUNTIME: dict = {}
 # The sources the page being rendered cites, in order (its footnote list).
 _CITATIONS = citations.PageCitations()
 # The figures the page being rendered prints (its provenance data).
@@ -246,25 +247,11 @@ def _put_back_held(env) -> None:
 def _call_literal(env, m) -> str | None:
     """The macro's output for a call whose arguments are all literals; None when they are not."""
     macro = env.macros.get(m.group(1))
-    parsed = None if macro is None else _literal_arguments(m.group(2))
+    parsed = None if macro is None else literal_arguments(m.group(2))
     if parsed is None:
         return None
     args, kwargs = parsed
     return macro(*args, **dict(kwargs))
-
-
-@functools.lru_cache(maxsize=4096)
-def _literal_arguments(text: str) -> tuple | None:
-    """(args, kwargs) of a call's argument text when all are literals, else None. Kept: the
-    four languages' pages make the same calls."""
-    try:
-        call = ast.parse(f"f({text})", mode="eval").body
-    except SyntaxError:
-        return None
-    values = [*call.args, *(k.value for k in call.keywords)]
-    if not all(isinstance(v, ast.Constant) for v in values) or any(k.arg is None for k in call.keywords):
-        return None
-    return tuple(a.value for a in call.args), tuple((k.arg, k.value.value) for k in call.keywords)
 
 
 def on_post_page_macros(env):
@@ -285,7 +272,7 @@ def on_post_page_macros(env):
         env.markdown += "\n\n" + provenance.page_json(_FIGS_ON_PAGE, language, tr_page, tables.accessed, urls) + "\n"
     if widgets.MARKER in env.markdown:
         from mkdocs.utils import get_relative_url  # here, not at the top: the checks load this file without MkDocs
-        rt = runtime.info(env.conf.extra)
+        rt = _RUNTIME.get("rt") or _RUNTIME.setdefault("rt", runtime.info(env.conf.extra))
         assets = get_relative_url("assets/", env.page.url or "./").rstrip("/") + "/"
         tr = lambda msgid: STRINGS.get(msgid, language)  # noqa: E731
         env.markdown += "\n\n" + widgets.page_assets(language, tr, rt.page_urls(), assets, rt.scripts_version,
