@@ -149,14 +149,13 @@ _CALCULATORS_ON_PAGE: dict = {}
 _RENDERED_CALCULATORS: dict = {}
 # The calculators' JSON island (translations and runtime URLs) by language, the same on every page.
 _CALCULATOR_ISLANDS: dict = {}
-# The runtime's URLs and version (sitebuild/runtime.py), looked up once per language build.
-_RUNTIME: dict = {}
 # The sources the page being rendered cites, in order (its footnote list).
 _CITATIONS = citations.PageCitations()
 # The figures the page being rendered prints (its provenance data).
 _FIGS_ON_PAGE: list = []
-# The page being rendered: its language, and the sources page relative to it (every figure links there).
-# Read once per page: a page asks for both for each of its hundreds of figures.
+# The page being rendered: its language, the sources page relative to it (every figure links there),
+# read once per page as a page asks for both for each of its hundreds of figures; and whether
+# mkdocs-macros' render was switched off for it (_skip_jinja_if_done).
 _PAGE: dict = {}
 
 
@@ -199,21 +198,15 @@ def _skip_jinja_if_done(env) -> None:
     variables and compiles the whole page as a template to change nothing (about 1 ms a page, measured).
     `render_macros: false` is its documented page switch; a page with anything left for Jinja
     (an expression, a filter, a raw block, a macro in its title) is rendered as before."""
-    global _SWITCHED_OFF
     left = _JINJA_SYNTAX.search(env.markdown) or _JINJA_SYNTAX.search(getattr(env.page, "title", None) or "")
-    _SWITCHED_OFF = not left and "render_macros" not in env.page.meta
-    if _SWITCHED_OFF:
+    _PAGE["jinja_off"] = not left and "render_macros" not in env.page.meta
+    if _PAGE["jinja_off"]:
         env.page.meta["render_macros"] = False  # taken out again after (_forget_jinja_switch): the theme reads meta
 
 
-_SWITCHED_OFF = False
-
-
 def _forget_jinja_switch(env) -> None:
-    global _SWITCHED_OFF
-    if _SWITCHED_OFF:
+    if _PAGE.pop("jinja_off", False):
         env.page.meta.pop("render_macros", None)
-        _SWITCHED_OFF = False
 
 
 def _expand_literal_calls(env) -> None:
@@ -259,7 +252,7 @@ def on_post_page_macros(env):
     and, on a page with a calculator, its translations for the browser and its script."""
     _put_back_held(env)
     _forget_jinja_switch(env)
-    language = env.conf.plugins["i18n"].current_language
+    language = _PAGE["lang"]
     name = pathlib.PurePosixPath(env.page.file.src_uri).name
     if name != "glossary.md":
         env.markdown = glossary.mark_terms(language, env.markdown)
@@ -272,7 +265,7 @@ def on_post_page_macros(env):
         env.markdown += "\n\n" + provenance.page_json(_FIGS_ON_PAGE, language, tr_page, tables.accessed, urls) + "\n"
     if widgets.MARKER in env.markdown:
         from mkdocs.utils import get_relative_url  # here, not at the top: the checks load this file without MkDocs
-        rt = _RUNTIME.get("rt") or _RUNTIME.setdefault("rt", runtime.info(env.conf.extra))
+        rt = runtime.info(env.conf.extra)
         assets = get_relative_url("assets/", env.page.url or "./").rstrip("/") + "/"
         tr = lambda msgid: STRINGS.get(msgid, language)  # noqa: E731
         env.markdown += "\n\n" + widgets.page_assets(language, tr, rt.page_urls(), assets, rt.scripts_version,
