@@ -31,12 +31,8 @@ def _table(headers: list, rows: list, cls: str, searched: bool = True) -> str:
 
 
 def accessed(src: catalog.Source, lang: str) -> str:
-    return _date(src.accessed, lang)
-
-
-def _date(iso: str, lang: str) -> str:
-    """A date in the language's medium format (sitebuild/dates.py: Babel's, kept)."""
-    return dates.medium(iso, lang)
+    """A source's access date in the language's medium format (sitebuild/dates.py: Babel's, kept)."""
+    return dates.medium(src.accessed, lang)
 
 
 def _q(value: float, kind: str, lang: str, **kw) -> str:
@@ -195,7 +191,7 @@ def _period(text: str, lang: str) -> str:
         return str(parts[0])
     if len(parts) == 2:
         return dates.month(parts[0], parts[1], lang)
-    return _date(text, lang)
+    return dates.medium(text, lang)
 
 
 def _explanation_cell(r, fig, tr) -> str:
