@@ -71,12 +71,16 @@ EDITS = [("kv_cache-context", ["64K", "16K", "100000", "32K"]), ("decode-batch",
 
 def _bare(browser, server) -> float:
     context = browser.new_context()
-    page = context.new_page()
-    page.goto(server.url("bench-bare.html"))
-    page.wait_for_function("window.BARE_MS !== undefined", timeout=TIMEOUT_MS)
-    ms = page.evaluate("window.BARE_MS")
+    ms = _bare_ms(context.new_page(), server)
     context.close()
     return ms
+
+
+def _bare_ms(page, server) -> float:
+    """A bare loadPyodide() in `page`: ms from the page's script to Pyodide ready."""
+    page.goto(server.url("bench-bare.html"))
+    page.wait_for_function("window.BARE_MS !== undefined", timeout=TIMEOUT_MS)
+    return page.evaluate("window.BARE_MS")
 
 
 # Where the start-up time goes: the worker's own marks (docs/assets/calc-worker.js), in ms from the
@@ -111,9 +115,7 @@ def _ours(browser, server, keep: bool = False, stages: list | None = None):
     context = browser.new_context(viewport={"width": 1100, "height": 900})
     page = context.new_page()
     page.goto(server.url(calc_site.page_path("en", "calculators")))
-    page.wait_for_function("performance.getEntriesByName('calc:first-result').length > 0", timeout=TIMEOUT_MS)
-    ms = page.evaluate("performance.getEntriesByName('calc:first-result')[0].startTime"
-                       " - performance.getEntriesByName('calc:load-start')[0].startTime")
+    ms = _first_result_ms(page)
     if stages is not None:
         stages.append(_stages(page))
     if keep:
@@ -161,12 +163,8 @@ def _bare_repeat(browser, server) -> float:
     """A bare loadPyodide() opened twice in one context: the second with a warm HTTP cache."""
     context = browser.new_context()
     page = context.new_page()
-    for visit in range(2):
-        if visit:
-            page = _next_tab(context, page)
-        page.goto(server.url("bench-bare.html"))
-        page.wait_for_function("window.BARE_MS !== undefined", timeout=TIMEOUT_MS)
-        ms = page.evaluate("window.BARE_MS")
+    _bare_ms(page, server)
+    ms = _bare_ms(_next_tab(context, page), server)
     context.close()
     return ms
 
