@@ -215,3 +215,14 @@ def test_balanced_split_is_the_best_cut(items, parts):
                for k in range(min(parts, len(items)))
                for cuts in itertools.combinations(range(1, len(items)), k))
     assert max(sum(items[a:b]) for a, b in runs) <= best * (1 + 1e-8) + 1e-6
+
+
+def test_kept_split_is_by_value_and_not_shared():
+    """The split is kept per (items, parts): by hand, 1+2+3 | 4 (largest run 6) beats 1+2 | 3+4 (7);
+    asking again, with a list or a tuple of the same values, gives the same split, and a caller that
+    changes the list it got cannot change what the next caller gets."""
+    first = D.balanced_split([1.0, 2.0, 3.0, 4.0], 2)
+    assert first == [(0, 3), (3, 4)]
+    first.append((9, 9))
+    assert D.balanced_split((1.0, 2.0, 3.0, 4.0), 2) == [(0, 3), (3, 4)]
+    assert D.balanced_split([1.0, 2.0, 3.0, 4.0], 3) == [(0, 2), (2, 3), (3, 4)]
