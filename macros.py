@@ -33,7 +33,10 @@ import pathlib
 import re
 from html import escape
 
-from calculators import catalog, charts, figures, grammar
+from calculators.data import catalog
+from calculators.article import charts
+from calculators.article import figures
+from calculators.text import grammar
 from sitebuild import citations, glossary, provenance, runtime, tables, termbase, translations, widgets
 from sitebuild.checks import claim as claims_in_prose
 from sitebuild.checks import usage

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from html import escape
 
-from calculators import catalog
+from calculators.data import catalog
 
 
 def record(ref: str, cat: catalog.Catalog):

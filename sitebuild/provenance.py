@@ -23,9 +23,11 @@ from __future__ import annotations
 import json
 from urllib.parse import urlencode
 
-from calculators import catalog, figures, formulas
-from calculators import scenarios as S
-from calculators.calcs import N_
+from calculators.data import catalog
+from calculators.article import figures
+from calculators.article import formulas
+from calculators.data import scenarios as S
+from calculators.ui.calcs import N_
 
 # Figures a calculator on the calculators page reproduces, with the state that does it
 # (query parameters of calculators/, as the calculators' shared URL state writes them).
@@ -53,7 +55,7 @@ def _record(ref: str, cat: catalog.Catalog):
     section, _, key = ref.partition(".")
     found = getattr(cat, section, {}).get(key)
     if found is None:
-        from calculators import serving
+        from calculators.data import serving
         found = getattr(serving.load(), section)[key]
     return found
 

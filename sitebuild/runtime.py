@@ -39,7 +39,7 @@ REPO = pathlib.Path(__file__).resolve().parent.parent
 PYODIDE_DIR = REPO / "node_modules" / "pyodide"
 CORE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
 SCRIPTS = tuple(REPO / "docs" / "assets" / name for name in ("calculators.js", "calc-worker.js", "snapshot-pages.mjs"))
-PACKAGE_SOURCES = ("calculators/*.py", "calculators/*.toml", "pyproject.toml", "tools/build_wheel.py")
+PACKAGE_SOURCES = ("calculators/**/*.py", "calculators/**/*.toml", "calculators/**/*.json", "pyproject.toml", "tools/build_wheel.py")
 SERVICE_WORKER = "calc-sw.js"  # at the site root (sitebuild/service_worker.py writes it)
 ENV_URL, EXTRA_URL = "PYODIDE_URL", "pyodide_url"
 

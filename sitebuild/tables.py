@@ -12,8 +12,14 @@ import pathlib
 from functools import lru_cache
 from html import escape
 
-from calculators import catalog, claims, figures, fmt, grammar, measured, precision
-from calculators.calcs import N_
+from calculators.data import catalog
+from calculators.article import claims
+from calculators.article import figures
+from calculators.text import fmt
+from calculators.text import grammar
+from calculators.perf import measured
+from calculators.arch import precision
+from calculators.ui.calcs import N_
 
 from . import dates, provenance, termbase
 
@@ -236,7 +242,7 @@ def measurements_table(lang: str, tr, fig, cite) -> str:
     `fig(id)` prints a figure as the page's fig() macro does; `cite(src)` returns a
     footnote marker for a measurement's source (the page's source list links it).
     """
-    from calculators import serving
+    from calculators.data import serving
     cat, sv = catalog.load(), serving.load()
     # Eight columns: date under who measured, context under the deployment, so the table fits a page's width.
     heads = [tr("Model"), tr("Measured by"), tr("Deployment"), tr("Measured"),

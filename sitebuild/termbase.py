@@ -30,7 +30,7 @@ import tomllib
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from calculators import fmt
+from calculators.text import fmt
 
 from .strings import LANGS
 

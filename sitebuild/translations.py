@@ -290,7 +290,8 @@ def notice(state: str, tr, behind: history.Behind | None = None, german_url: str
     behind, when the history knows, and links to the German page.
     """
     if state == STALE and behind is not None and behind.commits is not None:
-        from calculators import fmt, grammar
+        from calculators.text import fmt
+        from calculators.text import grammar
         n = behind.commits + (1 if behind.uncommitted else 0)
         if n:
             count = fmt.format_number(n, lang)

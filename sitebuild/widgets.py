@@ -15,7 +15,10 @@ from __future__ import annotations
 import json
 from html import escape
 
-from calculators import byo, calcs, catalog, ui
+from calculators.data import byo
+from calculators.ui import calcs
+from calculators.data import catalog
+from calculators.ui import evaluate as ui
 
 MARKER = 'class="calc"'
 

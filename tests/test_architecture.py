@@ -11,9 +11,9 @@ import pathlib
 
 import pytest
 
-from calculators import architecture as A
-from calculators import catalog
-from calculators import model as M
+from calculators.arch import architecture as A
+from calculators.data import catalog
+from calculators.perf import roofline as M
 
 CAT = catalog.load()
 FIXTURES = pathlib.Path(__file__).parent / "fixtures" / "configs"

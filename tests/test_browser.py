@@ -26,7 +26,8 @@ from urllib.parse import parse_qsl, urlparse
 
 import pytest
 
-from calculators import calcs, ui
+from calculators.ui import calcs
+from calculators.ui import evaluate as ui
 from sitebuild import runtime
 from sitebuild.strings import Strings
 
@@ -194,7 +195,9 @@ def test_runtime_and_wheel_are_served_by_the_site(site):
     wheel = wheels[0]
     assert wheel.parent.name == runtime.source_digest(), "the wheel's path must carry the digest of its sources"
     with zipfile.ZipFile(wheel) as archive:
-        assert "calculators/ui.py" in archive.namelist()
+        names = archive.namelist()
+        assert "calculators/ui/evaluate.py" in names and "calculators/data/catalog.toml" in names
+        assert not [n for n in names if n.startswith("calculators/article/")], "the article's figures are build-only"
     html = (site / page_path("en", "calculators") / "index.html").read_text(encoding="utf-8")
     config = json.loads(re.search(r'<script type="application/json" id="calc-config">(.*?)</script>', html).group(1))
     assert config["pyodide"] == f"pyodide/{version}/"
@@ -476,7 +479,7 @@ def _instance_of(name: str) -> str:
     return dict(zip(FIXTURE_CALCS, INSTANCES))[name]
 
 
-OWN_CONFIG = json.dumps(json.loads((ROOT / "calculators" / "configs" / "gpt-oss-20b.json").read_text()), indent=2)
+OWN_CONFIG = json.dumps(json.loads((ROOT / "calculators" / "data" / "configs" / "gpt-oss-20b.json").read_text()), indent=2)
 BAD_CONFIGS = [  # one per class of bad input: empty, not JSON, not a config, unsupported, missing field,
     "   ", '{"hidden_size": 2880,', '{"name": "my model"}',  # absurd value, wrong type, far too large
     '{"model_type": "mamba", "num_hidden_layers": 64, "hidden_size": 2560}',

@@ -41,7 +41,7 @@ def test_any_input_of_the_checks_changes_their_key(proj, fault):
     before = _key(proj)
     assert _key(proj) == before, "an unchanged project must keep its key"
     if fault == "catalog value":
-        _replace(proj / "calculators" / "catalog.toml", "bytes_per_s = 3.35e12", "bytes_per_s = 3.36e12")
+        _replace(proj / "calculators" / "data" / "catalog.toml", "bytes_per_s = 3.35e12", "bytes_per_s = 3.36e12")
     elif fault == "page":
         path = proj / "docs" / "da" / "decode.md"
         edit_line(path, prose_line(path, 5), lambda s: s + " Omkring 2,5 GB.")

@@ -15,8 +15,12 @@ import time
 
 import pytest
 
-from calculators import byo, byo_ui, calcs, catalog, ui
-from calculators import model as M
+from calculators.data import byo
+from calculators.ui import config_messages as byo_ui
+from calculators.ui import calcs
+from calculators.data import catalog
+from calculators.ui import evaluate as ui
+from calculators.perf import roofline as M
 from sitebuild.strings import Strings
 
 LANGS = ("de", "en", "da", "it")

@@ -11,7 +11,11 @@ import math
 
 import pytest
 
-from calculators import calcs, catalog, fmt, serving, ui
+from calculators.ui import calcs
+from calculators.data import catalog
+from calculators.text import fmt
+from calculators.data import serving
+from calculators.ui import evaluate as ui
 from sitebuild.strings import Strings
 
 CAT = catalog.load()

@@ -13,8 +13,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from calculators import calcs, catalog, fmt, ui
-from calculators import deployment as D
+from calculators.ui import calcs
+from calculators.data import catalog
+from calculators.text import fmt
+from calculators.ui import evaluate as ui
+from calculators.perf import deployment as D
 from sitebuild.strings import Strings
 
 CAT = catalog.load()

@@ -16,7 +16,9 @@ import re
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from calculators import calcs, fmt, ui
+from calculators.ui import calcs
+from calculators.text import fmt
+from calculators.ui import evaluate as ui
 from sitebuild import widgets
 from sitebuild.strings import SOURCE_LANG, Strings, catalog
 
@@ -197,5 +199,5 @@ def test_page_config_island_kept_per_language_and_urls():
 def test_markup_escape_is_html_escape(text, quote):
     import html
 
-    from calculators import markup
+    from calculators.text import markup
     assert markup.escape(text, quote) == html.escape(text, quote)

@@ -6,9 +6,9 @@ from importlib import resources
 
 import pytest
 
-from calculators import catalog
+from calculators.data import catalog
 
-RAW = tomllib.loads(resources.files("calculators").joinpath("catalog.toml").read_text(encoding="utf-8"))
+RAW = tomllib.loads(resources.files("calculators.data").joinpath("catalog.toml").read_text(encoding="utf-8"))
 
 
 def test_shipped_catalog_loads_and_has_the_facts():
@@ -70,7 +70,7 @@ def test_validation_names_entry_and_field(name, edit, entry, field, message):
 
 
 def test_unquoted_dotted_key_is_explained():
-    text = resources.files("calculators").joinpath("catalog.toml").read_text(encoding="utf-8")
+    text = resources.files("calculators.data").joinpath("catalog.toml").read_text(encoding="utf-8")
     text = text.replace('[models."llama-3.1-8b"]', "[models.llama-3.1-8b]")
     with pytest.raises(catalog.CatalogError, match="must be quoted"):
         catalog.load_text(text)

@@ -4,10 +4,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from calculators import catalog, serving
-from calculators import comm as K
-from calculators import deployment as D
-from calculators import speculative as S
+from calculators.data import catalog
+from calculators.data import serving
+from calculators.perf import comm as K
+from calculators.perf import deployment as D
+from calculators.perf import speculative as S
 
 CAT = catalog.load()
 SV = serving.load()

@@ -13,10 +13,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from calculators import catalog, serving
-from calculators import deployment as D
-from calculators import fit as F
-from calculators import model as M
+from calculators.data import catalog
+from calculators.data import serving
+from calculators.perf import deployment as D
+from calculators.perf import fit as F
+from calculators.perf import roofline as M
 
 CAT = catalog.load()
 SV = serving.load()

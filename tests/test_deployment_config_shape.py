@@ -12,8 +12,8 @@ import math
 
 import pytest
 
-from calculators import deployment as D
-from calculators import fit as F
+from calculators.perf import deployment as D
+from calculators.perf import fit as F
 
 H, HEADS = 7168, 128
 ATTN = (H * 1536 + 1536 * HEADS * (128 + 64) + H * (512 + 64) + 512 * HEADS * (128 + 128) + HEADS * 128 * H)

@@ -10,8 +10,11 @@ import dataclasses
 
 import pytest
 
-from calculators import catalog, claims, figures, fmt
-from calculators.claims import Part, check_part
+from calculators.data import catalog
+from calculators.article import claims
+from calculators.article import figures
+from calculators.text import fmt
+from calculators.article.claims import Part, check_part
 
 
 REG = figures.registry()
@@ -27,7 +30,7 @@ def test_every_figure_has_unit_rounding_formula_and_formats_everywhere():
 
 
 def test_figure_inputs_name_real_catalog_entries():
-    from calculators import serving
+    from calculators.data import serving
     cat, sv = catalog.load(), serving.load()
     # serving.toml's entries (links, platforms, engines, efficiency, published measurements) are inputs too
     sections = {"models": cat.models, "devices": cat.devices, "racks": cat.racks,
@@ -53,7 +56,7 @@ def test_figures_are_formatted_per_locale():
 
 
 def test_spelled_out_count_follows_what_it_counts():
-    from calculators import scenarios
+    from calculators.data import scenarios
     assert figures.get("dataflow.differences").value == len(scenarios.DATAFLOW_DIFFERENCES)
 
 

@@ -17,8 +17,8 @@ from babel import Locale
 from babel.numbers import format_decimal, format_percent as babel_percent
 from hypothesis import assume, given, settings, strategies as st
 
-from calculators import fmt
-from calculators.fmt import (
+from calculators.text import fmt
+from calculators.text.fmt import (
     LOCALES,
     NBSP,
     ParseError,
@@ -547,5 +547,5 @@ def test_a_forced_unit_may_be_named_in_any_locales_words():
 @pytest.mark.parametrize("locale, expected", [("en", "30–44%"), ("it", "30–44%"), ("de", "30–44\u00a0%"), ("da", "30–44\u00a0%")])
 def test_a_percent_range_prints_the_sign_once(locale, expected):
     """'30–44%', not '30%–44%' (the English reviewer's note); German and Danish keep their space before %."""
-    from calculators import fmt
+    from calculators.text import fmt
     assert fmt.format_percent_range(0.30, 0.44, locale).replace("\u202f", "\u00a0") == expected

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from calculators import figures, formulas
+from calculators.article import figures
+from calculators.article import formulas
 
 REG = figures.registry()
 FORMULAS = formulas.all_formulas()
@@ -70,8 +71,8 @@ def test_build_check_names_the_line_of_a_formula_that_disagrees():
     reg["weights.llama70b.bytes"] = dataclasses.replace(REG["weights.llama70b.bytes"], value=150e9)
     problems = check.check(reg, root)
     p = next(p for p in problems if "'weights.llama70b.bytes'" in p.message)
-    text = (root / "calculators" / "formulas_step.py").read_text(encoding="utf-8").splitlines()
-    assert p.path == "calculators/formulas_step.py" and p.severity == "error" and p.code == "formula-disagrees"
+    text = (root / "calculators" / "article" / "formulas_step.py").read_text(encoding="utf-8").splitlines()
+    assert p.path == "calculators/article/formulas_step.py" and p.severity == "error" and p.code == "formula-disagrees"
     assert '"weights.llama70b.bytes"' in text[p.line - 1]
     # figures whose formulas use it as a term now disagree too: 150 GB over 230 MB is 653 LPUs, not 614
     assert any("'fit.llama70b.groq-lpu.devices'" in q.message for q in problems)
@@ -116,7 +117,7 @@ def _catalog_numbers(section: str, key: str) -> dict:
     import pathlib
     import tomllib
     root = pathlib.Path(__file__).resolve().parent.parent
-    return tomllib.loads((root / "calculators" / "catalog.toml").read_text(encoding="utf-8"))[section][key]
+    return tomllib.loads((root / "calculators" / "data" / "catalog.toml").read_text(encoding="utf-8"))[section][key]
 
 
 def test_hand_check_of_a_range_formula():
@@ -155,7 +156,7 @@ def test_a_range_needs_every_end_choice():
 def _config(name: str) -> dict:
     import json
     import pathlib
-    return json.loads((pathlib.Path(__file__).resolve().parent.parent / "calculators" / "configs" / name).read_text(encoding="utf-8"))
+    return json.loads((pathlib.Path(__file__).resolve().parent.parent / "calculators" / "data" / "configs" / name).read_text(encoding="utf-8"))
 
 
 def test_hand_check_of_gpt_oss_kv_per_token_from_its_config():
@@ -235,7 +236,7 @@ def test_build_check_names_the_line_of_a_range_whose_high_end_disagrees():
     problems, text = _check_with("speedup.gpt-oss-120b.vs_gpu_measured", (low, high * 1.2))
     assert [p.code for p in problems] == ["formula-disagrees"]
     p = problems[0]
-    assert p.path == "calculators/formulas_measured.py" and p.severity == "error" and "gives 1.04392 to 1.4701 but" in p.message
+    assert p.path == "calculators/article/formulas_measured.py" and p.severity == "error" and "gives 1.04392 to 1.4701 but" in p.message
     assert '"gpt-oss-120b"' in text[p.line - 1] and "vs_gpu_measured" in text[p.line + 0]   # the loop's data, then its formula
 
 
@@ -257,7 +258,7 @@ def test_the_build_stops_at_the_line_of_a_range_and_of_a_max_formula_that_disagr
     line of its data that names the figure)."""
     from checkutil import build, copy_project, edit_line, line_matching
     root = copy_project(tmp_path / "p")
-    measured, step = root / "calculators" / "formulas_measured.py", root / "calculators" / "formulas_step.py"
+    measured, step = root / "calculators" / "article" / "formulas_measured.py", root / "calculators" / "article" / "formulas_step.py"
     ranged = line_matching(measured, r'FORMULAS\[f"speedup\.\{_key\}\.vs_gpu_measured"\]')
     edit_line(measured, ranged, lambda s: s.replace('F("{v} ÷ {gpu}"', 'F("min({v} ÷ {gpu}, 1.3)"'))
     roof = line_matching(step, r'"speed\.per_request_fp8": F\("\{one\} ÷ max\(')
@@ -265,9 +266,9 @@ def test_the_build_stops_at_the_line_of_a_range_and_of_a_max_formula_that_disagr
     done = build(root, tmp_path / "site")
     assert done.returncode != 0
     out = done.stdout + done.stderr
-    assert f"calculators/formulas_measured.py:{ranged - 1}: error: formula of 'speedup.gpt-oss-120b.vs_gpu_measured' gives 1.04392 to 1.3 " in out
-    assert f"calculators/formulas_measured.py:{ranged - 1}: error: formula of 'speedup.minimax-m2.vs_gpu_measured'" in out  # same loop
-    assert f"calculators/formulas_step.py:{roof}: error: formula of 'speed.per_request_fp8' gives " in out
+    assert f"calculators/article/formulas_measured.py:{ranged - 1}: error: formula of 'speedup.gpt-oss-120b.vs_gpu_measured' gives 1.04392 to 1.3 " in out
+    assert f"calculators/article/formulas_measured.py:{ranged - 1}: error: formula of 'speedup.minimax-m2.vs_gpu_measured'" in out  # same loop
+    assert f"calculators/article/formulas_step.py:{roof}: error: formula of 'speed.per_request_fp8' gives " in out
 
 
 # ------------------------------------------- floor, powers and logarithms (the deployment model)
@@ -283,7 +284,7 @@ def test_floor_power_and_logarithm_are_evaluated():
 def _toml(name: str) -> dict:
     import pathlib
     import tomllib
-    return tomllib.loads((pathlib.Path(__file__).resolve().parent.parent / "calculators" / name).read_text(encoding="utf-8"))
+    return tomllib.loads((pathlib.Path(__file__).resolve().parent.parent / "calculators" / "data" / name).read_text(encoding="utf-8"))
 
 
 def _llama70b_read_bytes() -> float:

@@ -14,7 +14,8 @@ import pytest
 from babel import Locale
 from hypothesis import given, settings, strategies as st
 
-from calculators import fmt, grammar
+from calculators.text import fmt
+from calculators.text import grammar
 from checkutil import ROOT
 from sitebuild import termbase
 
@@ -148,7 +149,7 @@ def test_fig_macro_writes_article_and_noun_around_the_figure():
 
 
 def test_a_capitalised_form_starts_a_sentence():
-    from calculators import grammar
+    from calculators.text import grammar
     assert grammar.article("713\u00a0tok/s", "I", "it") == "I 713\u00a0tok/s"
     assert grammar.article("80\u00a0GB", "Il", "it") == "L'80\u00a0GB"
     assert grammar.article("0,3%", "Del", "it") == "Dello 0,3%"

@@ -7,13 +7,14 @@ from importlib import resources
 
 import pytest
 
-from calculators import catalog, serving
-from calculators import measured as X
-from calculators.catalog import CatalogError
+from calculators.data import catalog
+from calculators.data import serving
+from calculators.perf import measured as X
+from calculators.data.catalog import CatalogError
 
 CAT = catalog.load()
 SV = serving.load()
-TEXT = resources.files("calculators").joinpath("serving.toml").read_text(encoding="utf-8")
+TEXT = resources.files("calculators.data").joinpath("serving.toml").read_text(encoding="utf-8")
 TABLE = X.rows(CAT, SV)
 BY = {r.key: r for r in TABLE}
 
@@ -127,4 +128,4 @@ def test_error_names_file_and_line():
     with pytest.raises(CatalogError) as err:
         serving.load_text(text, CAT)
     line = next(n for n, l in enumerate(text.splitlines(), 1) if l.strip() == "[engines.vllm]")
-    assert str(err.value).startswith(f"calculators/serving.toml:{line}: ")
+    assert str(err.value).startswith(f"calculators/data/serving.toml:{line}: ")

@@ -12,8 +12,12 @@ import re
 
 import pytest
 
-from calculators import catalog, claims, figures, fmt, serving
-from calculators import measured as X
+from calculators.data import catalog
+from calculators.article import claims
+from calculators.article import figures
+from calculators.text import fmt
+from calculators.data import serving
+from calculators.perf import measured as X
 from sitebuild import tables
 from sitebuild.strings import Strings
 

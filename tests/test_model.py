@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from calculators import catalog
-from calculators import model as M
+from calculators.data import catalog
+from calculators.perf import roofline as M
 
 CAT = catalog.load()
 L70 = CAT.models["llama-3.1-70b"]

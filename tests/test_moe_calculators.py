@@ -1,7 +1,9 @@
 """The calculators use the config-built models: expert share, KV precision, integer peaks, counts."""
 
-from calculators import calcs, catalog, fmt
-from calculators import model as M
+from calculators.ui import calcs
+from calculators.data import catalog
+from calculators.text import fmt
+from calculators.perf import roofline as M
 from sitebuild import tables
 
 CAT = catalog.load()
@@ -27,7 +29,7 @@ def test_decode_kv_precision_changes_the_kv_time():
 
 
 def test_every_kv_calculator_offers_kv_precision():
-    from calculators import ui
+    from calculators.ui import evaluate as ui
     for name in ("kv_cache", "decode", "fit", "latency"):
         assert "kv_precision" in [f.name for f in ui.FIELDS[name]], name
 

@@ -34,7 +34,7 @@ SHOW_AT_MOST = 20
 
 # Evaluated verbatim on both interpreters, so both sides run the same code.
 SNAPSHOT_CODE = (
-    "import json, calculators.snapshot as s; "
+    "import json, calculators.article.parity as s; "
     "RESULT = json.dumps(s.snapshot(), ensure_ascii=False, sort_keys=True)\n"
 )
 # On Pyodide we also report where the run happened: the interpreter version
@@ -77,13 +77,16 @@ def _text(data) -> str:
 
 
 def run_on_pyodide(node: str, wheel: Path, code: str, workdir: Path,
-                   snapshot: Path | None = None) -> subprocess.CompletedProcess:
-    """Run ``code`` through tools/pyodide_run.mjs with ``wheel`` installed (restored from ``snapshot`` if given)."""
+                   snapshot: Path | None = None, extra: Path | None = None) -> subprocess.CompletedProcess:
+    """Run ``code`` through tools/pyodide_run.mjs with ``wheel`` installed (restored from ``snapshot`` if given),
+    and the files of the zip ``extra`` (the build-only article package) beside it."""
     code_file = workdir / "code.py"
     code_file.write_text(code, encoding="utf-8")
     cmd = [node, str(RUNNER), "--wheel", str(wheel), "--code-file", str(code_file)]
     if snapshot is not None:
         cmd += ["--snapshot", str(snapshot)]
+    if extra is not None:
+        cmd += ["--extra", str(extra)]
     try:
         return subprocess.run(cmd, capture_output=True, text=True, encoding="utf-8",
                               timeout=TIMEOUT_S, cwd=workdir)
@@ -132,6 +135,7 @@ def _is_build_only(name: str) -> bool:
         or "tests" in path.parts
         or "__pycache__" in path.parts
         or path.suffix == ".pyc"
+        or path.parts[:2] == ("calculators", "article")   # the article's figures, claims and charts: build-only
     )
 
 
@@ -158,10 +162,21 @@ def wheel(tmp_path_factory) -> Path:
     return _load_build_wheel()(tmp_path_factory.mktemp("wheel"))
 
 
+def article_zip(folder: Path) -> Path:
+    """The build-only calculators/article package as a zip: the wheel leaves it out (the browser never
+    imports it), but the parity test compares the article's figures on Pyodide too."""
+    path = folder / "article.zip"
+    with zipfile.ZipFile(path, "w") as archive:
+        for source in sorted((ROOT / "calculators" / "article").rglob("*.py")):
+            archive.write(source, source.relative_to(ROOT).as_posix())
+    return path
+
+
 @pytest.fixture(scope="module")
 def pyodide_payload(node, wheel, tmp_path_factory) -> dict:
     """The one Pyodide run for the module: snapshot plus where it ran."""
-    proc = run_on_pyodide(node, wheel, PYODIDE_CODE, tmp_path_factory.mktemp("pyodide-run"))
+    work = tmp_path_factory.mktemp("pyodide-run")
+    proc = run_on_pyodide(node, wheel, PYODIDE_CODE, work, extra=article_zip(work))
     if proc.returncode != 0:
         pytest.fail(f"Pyodide run failed (exit {proc.returncode}); stderr:\n{proc.stderr}",
                     pytrace=False)
@@ -177,7 +192,7 @@ def cpython_snapshot() -> dict[str, str]:
     """The same snapshot code, evaluated in this (CPython) process."""
     namespace: dict = {}
     exec(SNAPSHOT_CODE, namespace)  # noqa: S102 - fixed code, see SNAPSHOT_CODE
-    module_file = Path(sys.modules["calculators.snapshot"].__file__).resolve()
+    module_file = Path(sys.modules["calculators.article.parity"].__file__).resolve()
     assert ROOT in module_file.parents, (
         f"CPython imported calculators from {module_file}, not {ROOT}")
     return _check_str_dict(json.loads(namespace["RESULT"]), "CPython")
@@ -207,10 +222,10 @@ def test_snapshot_covers_the_site(cpython_snapshot):
 def test_wheel_ships_catalog_and_nothing_build_only(wheel):
     with zipfile.ZipFile(wheel) as archive:
         names = archive.namelist()
-    in_wheel = {n for n in names if PurePosixPath(n).parent == PurePosixPath("calculators")
-                and n.endswith(".toml")}
-    assert in_wheel, f"no calculators/*.toml in {wheel.name}: package data is not configured"
-    in_source = {f"calculators/{p.name}" for p in (ROOT / "calculators").glob("*.toml")}
+    data = PurePosixPath("calculators/data")
+    in_wheel = {n for n in names if PurePosixPath(n).parent == data and n.endswith(".toml")}
+    assert in_wheel, f"no calculators/data/*.toml in {wheel.name}: package data is not configured"
+    in_source = {f"{data}/{p.name}" for p in (ROOT / "calculators" / "data").glob("*.toml")}
     missing = sorted(in_source - in_wheel)
     assert not missing, f"catalog files missing from the wheel: {missing}"
     stray = sorted(n for n in names if _is_build_only(n))
@@ -234,7 +249,7 @@ def test_harness_fails_on_python_errors(node, wheel, tmp_path):
 # modules the reader's answers come from were imported at build time, in Node,
 # and frozen; parity must hold for them too.
 
-RESTORED_CODE = "import sys\nPRELOADED = 'calculators.ui' in sys.modules\n" + PYODIDE_CODE + (
+RESTORED_CODE = "import sys\nPRELOADED = 'calculators.ui.evaluate' in sys.modules\n" + PYODIDE_CODE + (
     "RESULT = json.dumps(dict(json.loads(RESULT), preloaded=PRELOADED), ensure_ascii=False)\n")
 
 
@@ -245,7 +260,8 @@ def restored_payload(node, wheel, tmp_path_factory) -> dict:
 
     digest = snapshot.digest(runtime.PYODIDE_DIR, runtime.source_digest())
     made = snapshot.cached_or_made(digest, wheel)
-    proc = run_on_pyodide(node, wheel, RESTORED_CODE, tmp_path_factory.mktemp("pyodide-restored"), made)
+    work = tmp_path_factory.mktemp("pyodide-restored")
+    proc = run_on_pyodide(node, wheel, RESTORED_CODE, work, made, extra=article_zip(work))
     if proc.returncode != 0:
         pytest.fail(f"Pyodide run from the snapshot failed (exit {proc.returncode}); stderr:\n{proc.stderr}",
                     pytrace=False)
@@ -253,7 +269,7 @@ def restored_payload(node, wheel, tmp_path_factory) -> dict:
 
 
 def test_restored_runtime_ran_from_the_snapshot(restored_payload):
-    assert restored_payload["preloaded"] is True, "calculators.ui was not in the snapshot: this was a plain boot"
+    assert restored_payload["preloaded"] is True, "calculators.ui.evaluate was not in the snapshot: this was a plain boot"
     assert tuple(restored_payload["version"]) == (3, 14)
     assert "site-packages" in restored_payload["module_file"]
 

@@ -14,7 +14,8 @@ from html.parser import HTMLParser
 
 import pytest
 
-from calculators import charts, figures
+from calculators.article import charts
+from calculators.article import figures
 from sitebuild import glossary
 from sitebuild.strings import Strings
 

@@ -31,7 +31,7 @@ import sys
 
 import pytest
 
-from calculators import ui
+from calculators.ui import evaluate as ui
 from sitebuild import runtime, service_worker, snapshot
 from sitebuild.strings import Strings
 

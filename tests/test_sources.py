@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-from calculators import catalog
+from calculators.data import catalog
 from checkutil import ROOT, build, find, run
 from sitebuild import citations
 
@@ -65,7 +65,7 @@ def test_malformed_addresses_are_named(url, problem):
 
 def _catalog_text_without(field_line: str) -> tuple:
     """The catalog text with the first line starting with `field_line` removed, and the entry it was in."""
-    text = (ROOT / "calculators" / "catalog.toml").read_text(encoding="utf-8")
+    text = (ROOT / "calculators" / "data" / "catalog.toml").read_text(encoding="utf-8")
     lines = text.split("\n")
     i = next(n for n, line in enumerate(lines) if line.startswith(field_line))
     header = next(n for n in range(i, -1, -1) if lines[n].startswith("["))
@@ -78,19 +78,19 @@ def test_entry_without_url_names_file_line_and_fix():
     with pytest.raises(catalog.CatalogError) as err:
         catalog.load_text(text)
     message = str(err.value)
-    assert message.startswith(f"calculators/catalog.toml:{header_line}: ")
+    assert message.startswith(f"calculators/data/catalog.toml:{header_line}: ")
     assert "devices.h100-sxm" in message and "'url'" in message and "url_reason" in message
 
 
 def test_plain_http_is_refused_with_the_entry():
-    text = (ROOT / "calculators" / "catalog.toml").read_text(encoding="utf-8")
+    text = (ROOT / "calculators" / "data" / "catalog.toml").read_text(encoding="utf-8")
     broken = text.replace('url = "https://arxiv.org/abs/2405.07518"', 'url = "http://arxiv.org/abs/2405.07518"', 1)
     with pytest.raises(catalog.CatalogError, match=r"catalog\.toml:\d+: .*'url'.*not an https address"):
         catalog.load_text(broken)
 
 
 def test_unknown_source_kind_is_refused():
-    text = (ROOT / "calculators" / "catalog.toml").read_text(encoding="utf-8")
+    text = (ROOT / "calculators" / "data" / "catalog.toml").read_text(encoding="utf-8")
     broken = text.replace('kind = "datasheet"', 'kind = "rumour"', 1)
     with pytest.raises(catalog.CatalogError, match=r"'kind'.*unknown source kind 'rumour'"):
         catalog.load_text(broken)

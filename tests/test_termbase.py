@@ -42,7 +42,7 @@ def test_the_real_termbase_files_are_valid_and_agree():
 
 
 def test_symbols_in_the_termbase_are_what_the_figures_print():
-    from calculators import fmt
+    from calculators.text import fmt
     for lang in LANGS:
         tb = termbase.load(ROOT, lang)
         assert tb.get("billion-symbol").term in fmt.format_quantity(70.55e9, "params", lang)
@@ -99,7 +99,7 @@ def test_forbidden_variant_in_a_chart_label(proj):
     n = line_matching(po, r'^msgid "Arithmetic intensity \(FLOP per byte read\)"') + 1
     edit_line(po, n, lambda s: 'msgstr "Densità aritmetica (FLOP per byte letto), densità aritmetica"')
     p = find(run(proj, ["it"]), path="locales/it.po", code="term", line=n, severity="error")
-    assert "chart label (calculators/charts.py:" in p.message and "intensità aritmetica" in p.message
+    assert "chart label (calculators/article/charts.py:" in p.message and "intensità aritmetica" in p.message
 
 
 def test_british_spelling_in_english_page_po_and_code(proj):

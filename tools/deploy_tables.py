@@ -16,11 +16,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from calculators import catalog, serving  # noqa: E402
-from calculators import deployment as D  # noqa: E402
-from calculators import fit as F  # noqa: E402
-from calculators import measured as X  # noqa: E402
-from calculators import model as M  # noqa: E402
+from calculators.data import catalog
+from calculators.data import serving  # noqa: E402
+from calculators.perf import deployment as D  # noqa: E402
+from calculators.perf import fit as F  # noqa: E402
+from calculators.perf import measured as X  # noqa: E402
+from calculators.perf import roofline as M  # noqa: E402
 
 
 def measurements(cat, sv) -> list[str]:

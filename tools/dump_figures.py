@@ -11,7 +11,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from calculators import figures  # noqa: E402
+from calculators.article import figures  # noqa: E402
 
 
 def main(locale: str = "en") -> None:

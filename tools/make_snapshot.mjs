@@ -42,49 +42,25 @@ const GZIP_LEVEL = 6; // 6.3 MB in 0.4 s; level 9 saves 1 % for four times the t
 
 // What the dump holds: the package and its data imported, each calculator run
 // once (so the first answer in the browser does not pay for first-call work).
-// Every module the calculators can reach is imported, those imported inside functions too: after
-// a restore the worker answers before it has put the package's files back (a snapshot has no file
-// system), so nothing may be left to import. Modules only the build uses (figures, claims) stay out:
-// they would make the snapshot larger for nothing.
+// Every module of the wheel is imported: the wheel holds exactly what the browser
+// imports (pyproject.toml leaves the build-only calculators.article out), and after
+// a restore the worker answers before it has put the package's files back (a snapshot
+// has no file system), so nothing may be left to import.
 const PREPARE = `
-import ast, importlib, importlib.util, json, sys
+import importlib, json, pkgutil
 importlib.invalidate_caches()
-from calculators import catalog, ui, calcs
-
-def _is_module(name):
-    try:
-        return importlib.util.find_spec(name) is not None
-    except ImportError:  # a name inside a module (from .calcs import N_), not a module
-        return False
-
-def _imported_by(name):
-    """The package's modules that module \`name\` imports anywhere in its source (functions too)."""
-    spec = importlib.util.find_spec(name)
-    tree = ast.parse(spec.loader.get_source(name))
-    package = name if spec.submodule_search_locations else name.rpartition(".")[0]
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom):
-            base = importlib.util.resolve_name("." * node.level + (node.module or ""), package) if node.level else node.module or ""
-            for target in ([base] + [f"{base}.{a.name}" for a in node.names]):
-                if target.startswith("calculators") and _is_module(target):
-                    yield target
-        elif isinstance(node, ast.Import):
-            yield from (a.name for a in node.names if a.name.startswith("calculators"))
-
-_todo, _seen = ["calculators.ui"], set()
-while _todo:
-    _name = _todo.pop()
-    if _name not in _seen:
-        _seen.add(_name)
-        importlib.import_module(_name)
-        _todo += [m for m in _imported_by(_name) if m not in _seen]
+import calculators
+for _info in pkgutil.walk_packages(calculators.__path__, "calculators."):
+    importlib.import_module(_info.name)
+from calculators.data import catalog
+from calculators.ui import evaluate as ui
 catalog.load()
 for _name in ui.FIELDS:
     ui.evaluate(_name, ui.default_texts(_name, "en"), "en", lambda m: m)
 `;
 // The request the dump must answer as its source interpreter did.
 const PROBE = `
-from calculators import ui
+from calculators.ui import evaluate as ui
 ui.handle(json.dumps({"calc": "decode", "instance": "decode", "locale": "da",
                       "texts": dict(ui.default_texts("decode", "da"), batch="16")}))
 `;

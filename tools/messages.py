@@ -24,14 +24,14 @@ from babel.messages.pofile import read_po, write_po
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from calculators import catalog as cat_mod  # noqa: E402
-from calculators import claims  # noqa: E402
-from calculators import figures  # noqa: E402
-from calculators import formulas  # noqa: E402
+from calculators.data import catalog as cat_mod  # noqa: E402
+from calculators.article import claims  # noqa: E402
+from calculators.article import figures  # noqa: E402
+from calculators.article import formulas  # noqa: E402
 
 LANGS = ("de", "en", "da", "it")
 KEYWORDS = {"tr": {1: None, 2: (1, (2, "c"))}, "t": {1: None, 2: (1, (2, "c"))}, "N_": None}
-PY_SOURCES = ("macros.py", "calculators/*.py", "sitebuild/*.py")
+PY_SOURCES = ("macros.py", "calculators/**/*.py", "sitebuild/*.py")
 PAGE_CALL = re.compile(r"""\bt\(\s*"([^"]+)"\s*(?:,\s*"([^"]+)")?\s*\)""")
 
 
@@ -62,7 +62,7 @@ def collect() -> dict:
 
 def _collect_data(add) -> None:
     cat = cat_mod.load()
-    where = ("calculators/catalog.toml", 0)
+    where = ("calculators/data/catalog.toml", 0)
     for section in ("models", "devices", "racks", "measurements", "data"):
         for key, rec in getattr(cat, section).items():
             if rec.src.note:
@@ -74,9 +74,9 @@ def _collect_data(add) -> None:
         add(r.name, "rack-name", where, f"Name of the rack racks.{key} (sources page); keep product names.")
     for key, ms in cat.measurements.items():
         add(ms.who, "measured-by", where, f"Who measured measurements.{key}, on what (sources page); keep product and company names.")
-    from calculators import serving
+    from calculators.data import serving
     for key, ms in serving.load().measurements.items():
-        add(ms.who, "measured-by", ("calculators/serving.toml", 0),
+        add(ms.who, "measured-by", ("calculators/data/serving.toml", 0),
             f"Who measured measurements.{key} in serving.toml, on what (measurements table); keep product and company names.")
     for kind in cat_mod.SOURCE_KINDS:
         add(kind, "source-kind", where, "What kind of document a source is (datasheet, paper, ...), shown after its title.")
@@ -103,7 +103,7 @@ def _collect_data(add) -> None:
             if term.label:
                 add(term.label, "term", ("calculators/formulas.py", 0),
                     "What a number in a formula is, shown after it (e.g. '80 layers', '3.35 TB/s HBM bandwidth').")
-    from calculators.formula_object import SINGULAR
+    from calculators.article.formula import SINGULAR
     for singular in SINGULAR.values():
         add(singular, "term", ("calculators/formula_object.py", 0), "The singular of a counted term label, after the number 1 ('1 request').")
     for v in claims.VERDICTS:

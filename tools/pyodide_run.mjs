@@ -1,10 +1,13 @@
 // Run Python code on Pyodide (in Node) with the calculators wheel installed.
 //
-// Usage: node tools/pyodide_run.mjs --wheel PATH.whl --code-file FILE.py [--snapshot SNAPSHOT.gz]
+// Usage: node tools/pyodide_run.mjs --wheel PATH.whl --code-file FILE.py [--snapshot SNAPSHOT.gz] [--extra PATH.zip]
 //
 // With --snapshot, Pyodide is restored from the build's memory snapshot
 // (tools/make_snapshot.mjs) instead of booted, and the wheel unpacked after
 // the restore, as the site's worker does: the parity test runs both ways.
+// With --extra, a zip of more package files (the build-only calculators/article,
+// which the wheel leaves out) is unpacked into site-packages after the wheel, so
+// the parity test can compare the article's figures too.
 //
 // The parity tests use this to evaluate the same code on Pyodide's
 // interpreter as on CPython. Contract:
@@ -40,7 +43,7 @@ function parseCli(argv) {
   try {
     ({ values } = parseArgs({
       args: argv,
-      options: { wheel: { type: "string" }, "code-file": { type: "string" }, snapshot: { type: "string" } },
+      options: { wheel: { type: "string" }, "code-file": { type: "string" }, snapshot: { type: "string" }, extra: { type: "string" } },
       strict: true,
     }));
   } catch (err) {
@@ -50,7 +53,7 @@ function parseCli(argv) {
     fail("usage: node tools/pyodide_run.mjs --wheel PATH.whl --code-file FILE.py");
   }
   return { wheel: resolve(values.wheel), codeFile: resolve(values["code-file"]),
-           snapshot: values.snapshot ? resolve(values.snapshot) : null };
+           snapshot: values.snapshot ? resolve(values.snapshot) : null, extra: values.extra ? resolve(values.extra) : null };
 }
 
 /** Read a file or exit 2 with a message that names it. */
@@ -84,8 +87,8 @@ async function startPyodide(snapshot) {
   return loadPyodide(options);
 }
 
-/** Unpack the wheel straight into site-packages (no micropip: offline). */
-function installWheel(pyodide, wheelBytes) {
+/** Unpack the wheel (or a zip of package files) straight into site-packages (no micropip: offline). */
+function installWheel(pyodide, wheelBytes, format = "wheel") {
   // unpackArchive defaults to the *working directory* (/home/pyodide), not
   // site-packages, so the target must be given explicitly.
   const sitePackages = pyodide.runPython(
@@ -94,7 +97,7 @@ function installWheel(pyodide, wheelBytes) {
   // A Node Buffer is rejected ("Unknown typed array type 'Buffer'"): Pyodide
   // dispatches on the constructor name, so pass a plain Uint8Array view.
   const bytes = new Uint8Array(wheelBytes.buffer, wheelBytes.byteOffset, wheelBytes.byteLength);
-  pyodide.unpackArchive(bytes, "wheel", { extractDir: sitePackages });
+  pyodide.unpackArchive(bytes, format, { extractDir: sitePackages });
   // The import system caches directory listings taken at startup; without
   // this, the freshly unpacked package may be invisible to `import`.
   pyodide.runPython("import importlib; importlib.invalidate_caches()");
@@ -121,11 +124,12 @@ async function runCode(pyodide, code, filename) {
 }
 
 async function main() {
-  const { wheel, codeFile, snapshot } = parseCli(process.argv.slice(2));
+  const { wheel, codeFile, snapshot, extra } = parseCli(process.argv.slice(2));
   const wheelBytes = readOrFail(wheel, "wheel", undefined);
   const code = readOrFail(codeFile, "code file", "utf8");
   const pyodide = await startPyodide(snapshot && readOrFail(snapshot, "snapshot", undefined));
   installWheel(pyodide, wheelBytes);
+  if (extra) installWheel(pyodide, readOrFail(extra, "extra zip", undefined), "zip");
   const result = await runCode(pyodide, code, codeFile);
   // Exit only once the (possibly large) RESULT has been flushed to the pipe.
   process.stdout.write(result, () => process.exit(0));

@@ -281,7 +281,7 @@ async function boot({ pyodide: pyodideURL, wheel, snapshot, controlled }) {
   } else {
     await installWheel(py, wheelBytes);
   }
-  const ui = py.pyimport("calculators.ui");
+  const ui = py.pyimport("calculators.ui.evaluate");
   ui.install_strings(JSON.stringify(await strings));
   postMessage({ type: "progress", stage: "first" });
   return ui.handle;

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from calculators import claims
+from calculators.article import claims
 
 MODES = ("about", "at_least", "at_most")
 

@@ -13,7 +13,7 @@ import math
 import pathlib
 import re
 
-from calculators import formulas
+from calculators.article import formulas
 from .report import ERROR, Problem
 
 def _line(text: str, fig_id: str) -> int:

@@ -15,7 +15,10 @@ import pathlib
 import sys
 from functools import cached_property, lru_cache
 
-from calculators import calcs, catalog, charts, figures
+from calculators.ui import calcs
+from calculators.data import catalog
+from calculators.article import charts
+from calculators.article import figures
 
 from .. import kept
 from ..strings import LANGS, SOURCE_LANG
@@ -96,7 +99,7 @@ class Project:
 
 def _sources_fingerprint(root: pathlib.Path) -> str:
     """Digest of what tools/messages.py reads: code, German pages, catalog."""
-    files = sorted(p for pattern in ("*.py", "calculators/*", "sitebuild/*.py", "tools/messages.py", "docs/de/*.md")
+    files = sorted(p for pattern in ("*.py", "calculators/**/*", "sitebuild/*.py", "tools/messages.py", "docs/de/*.md")
                    for p in root.glob(pattern) if p.is_file())
     h = hashlib.sha256()
     for path in files:

@@ -13,7 +13,7 @@ import difflib
 import inspect
 from functools import lru_cache
 
-from calculators import grammar
+from calculators.text import grammar
 
 from .. import termbase
 from . import claim, source
@@ -70,7 +70,7 @@ def check_macro(page, m, project) -> list:
         known = _catalog_refs(project.catalog)
         if ref not in known:
             return err("unknown-source", f"unknown catalog entry {ref!r}{_near(str(ref), known)}: "
-                                         f"entries are in calculators/catalog.toml (section.key)")
+                                         f"entries are in calculators/data/catalog.toml (section.key)")
     elif m.name == "chart" and next(iter(a.values()), None) not in project.charts:
         name = next(iter(a.values()), None)
         return err("unknown-chart", f"unknown chart {name!r}; known: {', '.join(project.charts)}")
@@ -128,7 +128,7 @@ def check_pages(project) -> list:
 
 def _catalog_lines(root) -> dict:
     """{section.key: line} of the catalog's table headers, to point at unused entries."""
-    path = root / "calculators" / "catalog.toml"
+    path = root / "calculators" / "data" / "catalog.toml"
     out = {}
     if path.exists():
         for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
@@ -153,7 +153,7 @@ def unused_catalog(project) -> list:
         if f"measurements.{key}" in used:      # a used measurement uses its model
             used.add(f"models.{ms.model}")
     lines = _catalog_lines(project.root)
-    return [Problem("calculators/catalog.toml", lines.get(ref, 0), WARNING, "unused-entry",
+    return [Problem("calculators/data/catalog.toml", lines.get(ref, 0), WARNING, "unused-entry",
                     f"catalog entry {ref} is read by no figure, cited by no page and offered by no calculator: "
                     f"use it or remove it")
             for ref in sorted(_catalog_refs(cat) - used)]

@@ -24,12 +24,12 @@ from __future__ import annotations
 
 import re
 
-from calculators import grammar
+from calculators.text import grammar
 
 from .. import spelling, termbase
 from .report import ERROR, Problem
 
-CHART_CODE = ("calculators/charts.py", "calculators/calc_charts.py")
+CHART_CODE = ("calculators/article/charts.py", "calculators/ui/charts.py")
 
 
 def _line(text: str, offset: int) -> int:

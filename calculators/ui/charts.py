@@ -1,0 +1,244 @@
+"""The calculators' charts: small SVGs drawn from the reader's inputs.
+
+Why they live apart from charts.py: those are the article's fixed charts;
+these take a calculator's typed inputs and are redrawn in the browser (on
+Pyodide) after every change, so they must be cheap and must never fail on
+an input the calculator accepted. The build draws the defaults with the same
+functions, so the static page shows exactly what the browser would draw.
+
+Every string is a module constant marked with N_, so that calculators/ui.py
+can hand the browser the translations of all of them.
+"""
+
+from __future__ import annotations
+
+import math
+
+from . import calcs
+from ..data import catalog
+from ..text import fmt
+from ..perf import roofline as M
+from .calcs import N_
+from .svg import Scale, frame, text, tick_number
+
+W, H = 640, 250
+LEFT, RIGHT, TOP, BOTTOM = 74, 110, 20, 50
+BAR_W, LEGEND_W = 700, 230   # the bar charts keep room on the right for a legend in any of the four languages
+
+X_CONTEXT = N_("Context length (tokens)")
+Y_KV = N_("KV cache ({unit})")
+L_KV = N_("KV cache")
+L_DEVICE_MEMORY = N_("memory of one device")
+T_KV = N_("KV cache against context length")
+D_KV = N_("At {context} tokens and batch {batch}, the KV cache of {model} takes {total}, "
+          "{share} of the memory of one {device}.")
+
+X_STEP = N_("Time per decode step ({unit})")
+R_MEMORY, R_COMPUTE = N_("memory"), N_("arithmetic")
+L_WEIGHTS, L_KV_READ, L_PEAK = N_("reading weights"), N_("reading KV cache"), N_("arithmetic at peak")
+L_NO_PEAK = N_("no published peak")
+T_DECODE = N_("One decode step: reading memory against arithmetic")
+D_DECODE = N_("Reading the weights takes {weights} and reading the KV cache {kv}; "
+              "the arithmetic takes {compute} at peak. Verdict: {verdict}.")
+D_DECODE_NO_PEAK = N_("Reading the weights takes {weights} and reading the KV cache {kv}; "
+                      "no compute peak is published for this device, so the arithmetic time is unknown. Verdict: {verdict}.")
+
+X_DEVICES = N_("Devices needed (logarithmic scale)")
+L_NO_FIT = N_("does not fit")
+T_FIT = N_("How many devices hold the weights and the KV cache")
+D_FIT = N_("Fewest devices of each kind that hold {model} with {kv} of KV cache: {counts}.")
+
+X_TIME = N_("Time ({unit})")
+R_CALL, R_LOOP = N_("one call"), N_("agent loop, {steps} calls")
+L_TTFT, L_GENERATE, L_TOOLS = N_("time to first token"), N_("generating the answer"), N_("tools")
+T_LATENCY = N_("Where the time of an agent loop goes")
+D_LATENCY = N_("Each call waits {ttft} for its first token and {decode} for the rest of the answer; "
+               "{steps} calls with {tool} of tool time each take {loop}.")
+
+STRINGS = (X_CONTEXT, Y_KV, L_KV, L_DEVICE_MEMORY, T_KV, D_KV, X_STEP, R_MEMORY, R_COMPUTE, L_WEIGHTS,
+           L_KV_READ, L_PEAK, L_NO_PEAK, T_DECODE, D_DECODE, D_DECODE_NO_PEAK, X_DEVICES, L_NO_FIT, T_FIT, D_FIT, X_TIME,
+           R_CALL, R_LOOP, L_TTFT, L_GENERATE, L_TOOLS, T_LATENCY, D_LATENCY, calcs.CUSTOM_LABEL)
+
+
+# ------------------------------------------------------------------ helpers
+
+
+def _unit(value: float, units) -> tuple:
+    """The largest (symbol, factor) whose factor the value reaches; the smallest otherwise."""
+    chosen = units[0]
+    for unit in units:
+        if value >= unit[1]:
+            chosen = unit
+    return chosen
+
+
+BYTE_UNITS = (("B", 1.0), ("KB", 1e3), ("MB", 1e6), ("GB", 1e9), ("TB", 1e12), ("PB", 1e15))
+SECOND_UNITS = (("\u00b5s", 1e-6), ("ms", 1e-3), ("s", 1.0), ("min", 60.0), ("h", 3600.0))
+
+
+def _grid_x(xs: Scale, top: float, bottom: float, ticks, label) -> list:
+    out = []
+    for v in ticks:
+        x = xs(v)
+        out.append(f'<line class="chart-grid" x1="{x:.1f}" x2="{x:.1f}" y1="{top:.1f}" y2="{bottom:.1f}"/>')
+        out.append(text(x, bottom + 16, label(v)))
+    return out
+
+
+def _legend(entries: list, x: float, y: float) -> list:
+    out = []
+    for j, (series, label) in enumerate(entries):
+        ly = y + j * 20
+        out.append(f'<rect class="chart-bar s{series}" x="{x:.1f}" y="{ly - 9:.1f}" width="12" height="12"/>')
+        out.append(text(x + 18, ly + 1, label, "start"))
+    return out
+
+
+def _hbars(xs: Scale, y: float, height: float, parts: list) -> list:
+    """One horizontal bar on a linear scale, stacked from (value, series) parts, left to right."""
+    out, x0 = [], xs(0)
+    for value, series in parts:
+        x1 = x0 + (xs(value) - xs(0))
+        out.append(f'<rect class="chart-bar s{series}" x="{x0:.1f}" y="{y:.1f}" width="{max(0.0, x1 - x0):.1f}" height="{height:.1f}"/>')
+        x0 = x1
+    return out
+
+
+def _model_name(inputs: dict, m: catalog.Model, tr) -> str:
+    return tr(calcs.CUSTOM_LABEL) if inputs["model"] == calcs.CUSTOM else m.name
+
+
+# ------------------------------------------------------------------- charts
+
+
+def kv_cache(inputs: dict, locale: str, tr, chart_id: str, cat: catalog.Catalog | None = None) -> str:
+    """Total KV cache against context for the chosen model, batch and precision, with the device's memory."""
+    cat = cat or catalog.load()
+    m, d = calcs.model(inputs, cat), cat.devices[inputs["device"]]
+    ctx, batch, prec = int(inputs["context"]), int(inputs["batch"]), inputs["kv_precision"]
+    limit = m.max_context if inputs["model"] != calcs.CUSTOM else 2 * ctx
+    top = max(ctx, min(limit, 2 * ctx), 16)
+    xs_data = {top * i // 32 for i in range(33)} | {ctx}
+    if m.sliding_window and m.sliding_window < top:
+        xs_data.add(m.sliding_window)  # the kink where sliding layers stop growing
+    points = [(x, M.kv_bytes(m, x, batch, prec)) for x in sorted(xs_data)]
+    memory = d.serving.bytes
+    symbol, factor = _unit(max(points[-1][1], memory), BYTE_UNITS)
+    ymax = max(points[-1][1], memory) * 1.08 / factor
+    xs, ys = Scale(0, top, LEFT, W - RIGHT), Scale(0, ymax, H - BOTTOM, TOP)
+    ticks = tick_number(locale)
+    body = ['<g class="chart-axes">']
+    body += _grid_x(xs, TOP, H - BOTTOM, xs.ticks(), ticks)
+    for v in ys.ticks():
+        y = ys(v)
+        body.append(f'<line class="chart-grid" x1="{LEFT}" x2="{W - RIGHT}" y1="{y:.1f}" y2="{y:.1f}"/>')
+        body.append(text(LEFT - 6, y + 4, ticks(v), "end"))
+    body.append(text((LEFT + W - RIGHT) / 2, H - 10, tr(X_CONTEXT), cls="chart-title"))
+    mid = (TOP + H - BOTTOM) / 2
+    body.append(text(16, mid, tr(Y_KV).format(unit=symbol), cls="chart-title", extra=f' transform="rotate(-90 16 {mid:.1f})"'))
+    body.append("</g>")
+    path = " ".join(f"{'M' if i == 0 else 'L'}{xs(x):.1f},{ys(v / factor):.1f}" for i, (x, v) in enumerate(points))
+    body.append(f'<path class="chart-line s1" d="{path}"/>')
+    body.append(text(xs(points[-1][0]) + 6, ys(points[-1][1] / factor) + 4, tr(L_KV), "start", "chart-label s1"))
+    ym = ys(memory / factor)
+    body.append(f'<path class="chart-line s2" stroke-dasharray="6 4" d="M{LEFT},{ym:.1f} L{W - RIGHT},{ym:.1f}"/>')
+    body.append(text(W - RIGHT, ym - 6, tr(L_DEVICE_MEMORY), "end", "chart-label s2"))  # long in German: inside
+    total = M.kv_bytes(m, ctx, batch, prec)
+    body.append(f'<circle class="chart-point s1" cx="{xs(ctx):.1f}" cy="{ys(total / factor):.1f}" r="5"/>')
+    desc = tr(D_KV).format(
+        context=fmt.format_quantity(ctx, "tokens", locale), batch=fmt.format_number(batch, locale),
+        model=_model_name(inputs, m, tr), total=fmt.format_quantity(total, "bytes", locale),
+        share=fmt.format_percent(total / memory, locale, decimals=0), device=d.name)
+    return frame(chart_id, tr(T_KV), desc, body, W, H)
+
+
+def _two_bar_axes(seconds_max: float, left: float, height: int, x_title: str, locale: str) -> tuple:
+    """Time axis, grid and title for a chart of two horizontal bars; returns the scale, the body so far,
+    the unit factor, the row height and the bar thickness."""
+    symbol, factor = _unit(seconds_max, SECOND_UNITS)
+    xs = Scale(0, seconds_max * 1.05 / factor, left, BAR_W - LEGEND_W)
+    body = ['<g class="chart-axes">']
+    body += _grid_x(xs, TOP, height - BOTTOM, xs.ticks(4), tick_number(locale))
+    body.append(text((left + BAR_W - LEGEND_W) / 2, height - 10, x_title.format(unit=symbol), cls="chart-title"))
+    body.append("</g>")
+    row_h = (height - TOP - BOTTOM) / 2
+    return xs, body, factor, row_h, row_h * 0.6
+
+
+def decode(inputs: dict, locale: str, tr, chart_id: str, cat: catalog.Catalog | None = None) -> str:
+    """One step as two bars: memory time (weights + KV) against arithmetic time at peak."""
+    cat = cat or catalog.load()
+    s = calcs.step(inputs, cat)
+    height, left = 170, 110
+    xs, body, factor, row_h, bar = _two_bar_axes(max(s.memory_s, s.compute_s or 0.0), left, height, tr(X_STEP), locale)
+    for i, (label, parts) in enumerate([
+            (R_MEMORY, [(s.weights_s / factor, 1), (s.kv_s / factor, 2)]),
+            (R_COMPUTE, None if s.compute_s is None else [(s.compute_s / factor, 3)])]):
+        y = TOP + i * row_h + (row_h - bar) / 2
+        body.append(text(left - 8, y + bar / 2 + 4, tr(label), "end"))
+        if parts is None:
+            body.append(text(left + 6, y + bar / 2 + 4, tr(L_NO_PEAK), "start"))
+        else:
+            body += _hbars(xs, y, bar, parts)
+    body += _legend([(1, tr(L_WEIGHTS)), (2, tr(L_KV_READ)), (3, tr(L_PEAK))], BAR_W - LEGEND_W + 12, TOP + 10)
+    verdict = calcs.decode_verdict(s)  # the step is already computed: no second run of the calculator
+    times = {"weights": fmt.format_quantity(s.weights_s, "seconds", locale),
+             "kv": fmt.format_quantity(s.kv_s, "seconds", locale), "verdict": tr(verdict)}
+    if s.compute_s is None:
+        desc = tr(D_DECODE_NO_PEAK).format(**times)
+    else:
+        desc = tr(D_DECODE).format(compute=fmt.format_quantity(s.compute_s, "seconds", locale), **times)
+    return frame(chart_id, tr(T_DECODE), desc, body, BAR_W, height)
+
+
+def fit(inputs: dict, locale: str, tr, chart_id: str, cat: catalog.Catalog | None = None) -> str:
+    """Devices needed per device kind, on a logarithmic axis (1 to thousands)."""
+    cat = cat or catalog.load()
+    m = calcs.model(inputs, cat)
+    counts = [(d.name, f.best.devices if f.best else None) for d, f, _ in calcs.fits(inputs, cat)]
+    left, row_h = 180, 24
+    height = TOP + row_h * len(counts) + BOTTOM
+    most = max([n for _, n in counts if n is not None] or [1])
+    xs = Scale(1, 10.0 ** max(1, math.ceil(math.log10(most * 1.5))), left, W - 60, log=True)
+    body = ['<g class="chart-axes">']
+    body += _grid_x(xs, TOP, height - BOTTOM, xs.ticks(), lambda v: fmt.format_number(round(v), locale))
+    body.append(text((left + W - 60) / 2, height - 10, tr(X_DEVICES), cls="chart-title"))
+    body.append("</g>")
+    for i, (name, n) in enumerate(counts):
+        y = TOP + i * row_h + 4
+        body.append(text(left - 8, y + 12, name, "end"))
+        if n is None:
+            body.append(text(left + 6, y + 12, tr(L_NO_FIT), "start"))
+            continue
+        x1 = max(xs(n), left + 3)
+        body.append(f'<rect class="chart-bar s1" x="{left}" y="{y:.1f}" width="{x1 - left:.1f}" height="{row_h - 8}"/>')
+        body.append(text(x1 + 6, y + 12, fmt.format_number(n, locale), "start"))
+    listed = "; ".join(f"{name}: {calcs.UNKNOWN if n is None else fmt.format_number(n, locale)}" for name, n in counts)
+    kv = M.kv_bytes(m, int(inputs["context"]), int(inputs["batch"]), inputs["kv_precision"])
+    desc = tr(D_FIT).format(model=m.name, kv=fmt.format_quantity(kv, "bytes", locale), counts=listed)
+    return frame(chart_id, tr(T_FIT), desc, body, W, height)
+
+
+def latency(inputs: dict, locale: str, tr, chart_id: str, cat: catalog.Catalog | None = None) -> str:
+    """One call and the whole agent loop as stacked bars: first token, generation, tools."""
+    cat = cat or catalog.load()
+    p = calcs.latency_parts(inputs, cat)
+    height, left = 170, 150
+    xs, body, factor, row_h, bar = _two_bar_axes(p["loop"], left, height, tr(X_TIME), locale)
+    n = p["steps"]
+    rows = [(tr(R_CALL), [(p["ttft"] / factor, 1), (p["decode"] / factor, 2)]),
+            (tr(R_LOOP).format(steps=fmt.format_number(n, locale)),
+             [(n * p["ttft"] / factor, 1), (n * p["decode"] / factor, 2), (n * p["tool"] / factor, 3)])]
+    for i, (label, parts) in enumerate(rows):
+        y = TOP + i * row_h + (row_h - bar) / 2
+        body.append(text(left - 8, y + bar / 2 + 4, label, "end"))
+        body += _hbars(xs, y, bar, parts)
+    body += _legend([(1, tr(L_TTFT)), (2, tr(L_GENERATE)), (3, tr(L_TOOLS))], BAR_W - LEGEND_W + 12, TOP + 10)
+    desc = tr(D_LATENCY).format(
+        ttft=fmt.format_quantity(p["ttft"], "seconds", locale), decode=fmt.format_quantity(p["decode"], "seconds", locale),
+        steps=fmt.format_number(n, locale), tool=fmt.format_quantity(p["tool"], "seconds", locale),
+        loop=fmt.format_quantity(p["loop"], "seconds", locale))
+    return frame(chart_id, tr(T_LATENCY), desc, body, BAR_W, height)
+
+
+CHARTS = {"kv_cache": kv_cache, "decode": decode, "fit": fit, "latency": latency}
