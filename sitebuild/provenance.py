@@ -25,7 +25,6 @@ from urllib.parse import urlencode
 
 from calculators.data import catalog
 from calculators.article import figures
-from calculators.article import formulas
 from calculators.data import scenarios as S
 from calculators.ui.calcs import N_
 
@@ -80,7 +79,7 @@ def expression(fig_id: str, lang: str, tr) -> str | None:
     key = (fig_id, lang, id(figures.registry()))
     if key not in _EXPRESSIONS:
         reg = figures.registry()
-        formula = formulas.for_figure(fig_id)
+        formula = reg[fig_id].expression
         _EXPRESSIONS[key] = f"{formula.substituted(reg, lang, tr)} = {reg[fig_id].format(lang)}" if formula else None
     return _EXPRESSIONS[key]
 
@@ -97,10 +96,10 @@ def explain(fig_id: str, lang: str, tr, accessed, depth: int = 1) -> dict:
 def _explain(fig_id: str, lang: str, tr, accessed, depth: int) -> dict:
     reg = figures.registry()
     f = reg[fig_id]
-    out = {"value": f.format(lang), "words": tr(f.formula, "formula"), "inputs": list(f.inputs)}
+    out = {"value": f.format(lang), "words": tr(f.words, "formula"), "inputs": list(f.inputs)}
     if not f.inputs:
         out["assumption"] = tr("scenario (our assumption)")
-    formula = formulas.for_figure(fig_id)
+    formula = f.expression
     if formula:
         out["expression"] = expression(fig_id, lang, tr)
         if depth > 0:

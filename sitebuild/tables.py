@@ -119,7 +119,7 @@ def figures_table(lang: str, tr) -> str:
     reg = figures.registry()
     for f in reg.values():
         reads = ", ".join(f"<code>{escape(i)}</code>" for i in f.inputs) or escape(tr("scenario (our assumption)"))
-        how = escape(tr(f.formula, "formula"))
+        how = escape(tr(f.words, "formula"))
         expr = provenance.expression(f.id, lang, tr)
         if expr:
             how += f'<br><small class="fig-expr">{escape(expr)}</small>'

@@ -22,7 +22,7 @@ REG = figures.registry()
 
 def test_every_figure_has_unit_rounding_formula_and_formats_everywhere():
     for fig in REG.values():
-        assert fig.formula.strip(), fig.id
+        assert fig.words.strip(), fig.id
         assert fig.sig is not None or fig.decimals is not None or fig.kind == "words", fig.id
         for loc in fmt.LOCALES:
             text = fig.format(loc)
@@ -170,7 +170,7 @@ EXACT = ("catalog:", "datasheet:", "scenario:", "as claimed", "measured")
 def test_no_false_precision():
     """A figure computed from sourced data prints at most three significant digits, as its inputs have."""
     for f in REG.values():
-        if f.kind in MEASURED_KINDS and f.inputs and not f.formula.startswith(EXACT) and not f.is_range:
+        if f.kind in MEASURED_KINDS and f.inputs and not f.words.startswith(EXACT) and not f.is_range:
             text = f.format("en").replace(",", "")
             assert _significant_digits(text) <= 3, (f.id, text)
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 import pytest
 
 from calculators.article import figures
-from calculators.article import formulas
+from calculators.article.formula import F
 
 REG = figures.registry()
-FORMULAS = formulas.all_formulas()
+FORMULAS = {k: f.expression for k, f in REG.items() if f.expression is not None}
 
 
 @pytest.mark.parametrize("fig_id", sorted(FORMULAS))
@@ -30,12 +30,12 @@ def test_every_derived_figure_of_the_kv_and_step_chain_has_a_formula():
     chain = ["kv.llama70b.bytes_per_token", "kv.llama70b.total.131072", "flops.llama70b.per_token",
              "weights.llama70b.bytes", "step.llama70b.h100.compute_time", "step.llama70b.h100.memory_time",
              "ceiling.llama70b.h100.memory", "ceiling.llama70b.h100.compute", "ratio.llama70b.h100.memory_over_compute"]
-    assert [c for c in chain if formulas.for_figure(c) is None] == []
+    assert [c for c in chain if REG[c].expression is None] == []
 
 
 def test_substituted_expression_reads_in_the_language():
     tr = lambda msgid, ctx=None: {"layers": "Schichten", "KV heads": "KV-Köpfe"}.get(msgid, msgid)  # noqa: E731
-    text = formulas.for_figure("kv.llama70b.bytes_per_token").substituted(REG, "de", tr)
+    text = FORMULAS.get("kv.llama70b.bytes_per_token").substituted(REG, "de", tr)
     assert text.startswith("80 Schichten × 2 ") and "8 KV-Köpfe" in text
 
 
@@ -44,20 +44,20 @@ def test_a_broken_relation_is_caught():
     import dataclasses
     reg = dict(REG)
     reg["step.llama70b.h100.memory_time"] = dataclasses.replace(REG["step.llama70b.h100.memory_time"], value=0.05)
-    f = formulas.for_figure("ceiling.llama70b.h100.memory")
+    f = FORMULAS.get("ceiling.llama70b.h100.memory")
     assert f.evaluate(reg) != pytest.approx(REG["ceiling.llama70b.h100.memory"].value, rel=1e-3)
 
 
 @pytest.mark.parametrize("expr", ["__import__('os')", "{a} ** 2", "{a}.real", "[{a}]"])
 def test_only_arithmetic_is_evaluated(expr):
-    f = formulas.F(expr, a=("x", 2))
+    f = F(expr, a=("x", 2))
     with pytest.raises((ValueError, SyntaxError)):
         f.evaluate(REG)
 
 
 def test_hand_check_of_the_kv_formula():
     """From the Llama 3.1 70B config: 80 layers, 8 KV heads, head_dim 128, BF16 (2 bytes)."""
-    assert formulas.for_figure("kv.llama70b.bytes_per_token").evaluate(REG) == 80 * 2 * 8 * 128 * 2
+    assert FORMULAS.get("kv.llama70b.bytes_per_token").evaluate(REG) == 80 * 2 * 8 * 128 * 2
 
 
 def test_build_check_names_the_line_of_a_formula_that_disagrees():
@@ -71,9 +71,9 @@ def test_build_check_names_the_line_of_a_formula_that_disagrees():
     reg["weights.llama70b.bytes"] = dataclasses.replace(REG["weights.llama70b.bytes"], value=150e9)
     problems = check.check(reg, root)
     p = next(p for p in problems if "'weights.llama70b.bytes'" in p.message)
-    text = (root / "calculators" / "article" / "formulas_step.py").read_text(encoding="utf-8").splitlines()
-    assert p.path == "calculators/article/formulas_step.py" and p.severity == "error" and p.code == "formula-disagrees"
-    assert '"weights.llama70b.bytes"' in text[p.line - 1]
+    text = (root / "calculators" / "article" / "topics" / "step.py").read_text(encoding="utf-8").splitlines()
+    assert p.path == "calculators/article/topics/step.py" and p.severity == "error" and p.code == "formula-disagrees"
+    assert '@figure("weights.llama70b.bytes"' in text[p.line - 1]   # the line of the figure's declaration
     # figures whose formulas use it as a term now disagree too: 150 GB over 230 MB is 653 LPUs, not 614
     assert any("'fit.llama70b.groq-lpu.devices'" in q.message for q in problems)
 
@@ -83,7 +83,7 @@ READS = ("catalog", "datasheet", "scenario", "vendor", "published", "as claimed"
          "context per", "number of", "industry", "context length", "2:4 structured sparsity")
 def test_every_derived_figure_has_a_formula():
     """A derived figure comes with its formula object; the only figures without one read one datum (no exemption list)."""
-    derived = {k for k, f in REG.items() if not f.formula.startswith(READS)}
+    derived = {k for k, f in REG.items() if not f.words.startswith(READS)}
     missing = sorted(derived - set(FORMULAS))
     assert missing == [], f"derived figures without a formula object: {missing}"
 
@@ -141,12 +141,12 @@ def test_a_term_can_read_one_end_of_a_range():
     assert not isinstance(got, tuple)
     assert got == pytest.approx(20 * (0.5 + 1000 / gpu["high"]))   # 20 calls, 0.5 s TTFT, 1,000 tokens each (scenarios.py)
     with pytest.raises(ValueError):
-        formulas.F("{a}", a=("x", "measured.gpu-minimax-m2", "middle"))
+        F("{a}", a=("x", "measured.gpu-minimax-m2", "middle"))
 
 
 def test_a_range_needs_every_end_choice():
     """Two ranges in one formula: the extremes come from opposite ends (a ÷ b is lowest at low a and high b)."""
-    f = formulas.F("{a} ÷ {b}", a=("x", "power.gpu-rack"), b=("y", "speedup.gpt-oss-120b.vs_gpu_measured"))
+    f = F("{a} ÷ {b}", a=("x", "power.gpu-rack"), b=("y", "speedup.gpt-oss-120b.vs_gpu_measured"))
     (lo_a, hi_a), (lo_b, hi_b) = REG["power.gpu-rack"].value, REG["speedup.gpt-oss-120b.vs_gpu_measured"].value
     assert f.evaluate(REG) == pytest.approx((lo_a / hi_b, hi_a / lo_b))
 
@@ -192,11 +192,11 @@ def test_hand_check_of_llama_active_parameters():
 # ----------------------------------------------------------------- roofline: max()
 
 def test_max_and_min_are_evaluated_and_nothing_else_is_called():
-    f = formulas.F("max({a}, {b}) − min({a}, {b})", a=("x", 3), b=("y", 5))
+    f = F("max({a}, {b}) − min({a}, {b})", a=("x", 3), b=("y", 5))
     assert f.evaluate(REG) == 2
     for bad in ("max({a})", "abs({a})", "max({a}, b={a})", "pow({a}, 2)", "floor({a}, 2)", "ln({a}, {a})", "{a} ** 2"):
         with pytest.raises((ValueError, SyntaxError)):
-            formulas.F(bad, a=("x", 2)).evaluate(REG)
+            F(bad, a=("x", 2)).evaluate(REG)
 
 
 def test_hand_check_of_the_fp8_roofline_step():
@@ -226,7 +226,7 @@ def _check_with(fig_id, value):
     reg = dict(REG)
     reg[fig_id] = dataclasses.replace(REG[fig_id], value=value)
     problems = [p for p in check.check(reg, root) if f"{fig_id!r}" in p.message]
-    assert problems and problems[0].path == formulas.origin(fig_id)   # the topic module that holds the formula
+    assert problems and (problems[0].path, problems[0].line) == REG[fig_id].origin   # the figure's declaration
     text = (root / problems[0].path).read_text(encoding="utf-8").splitlines()
     return problems, text
 
@@ -236,8 +236,8 @@ def test_build_check_names_the_line_of_a_range_whose_high_end_disagrees():
     problems, text = _check_with("speedup.gpt-oss-120b.vs_gpu_measured", (low, high * 1.2))
     assert [p.code for p in problems] == ["formula-disagrees"]
     p = problems[0]
-    assert p.path == "calculators/article/formulas_measured.py" and p.severity == "error" and "gives 1.04392 to 1.4701 but" in p.message
-    assert '"gpt-oss-120b"' in text[p.line - 1] and "vs_gpu_measured" in text[p.line + 0]   # the loop's data, then its formula
+    assert p.path == "calculators/article/topics/measured.py" and p.severity == "error" and "gives 1.04392 to 1.4701 but" in p.message
+    assert 'vs_gpu_measured' in text[p.line - 1] and "@figure(" in text[p.line - 1]   # the loop's declaration
 
 
 def test_build_check_names_the_line_of_a_range_printed_as_one_number():
@@ -246,29 +246,31 @@ def test_build_check_names_the_line_of_a_range_printed_as_one_number():
 
 
 def test_build_check_names_the_line_of_a_max_formula_that_disagrees():
-    """The FP8 step printed faster than the slower side of its roofline allows: the build stops at the formula's line."""
+    """The FP8 step printed faster than the slower side of its roofline allows: the build stops at the figure's declaration."""
     problems, text = _check_with("speed.per_request_fp8", REG["speed.per_request_fp8"].value * 1.5)
     assert [p.code for p in problems] == ["formula-disagrees"]
-    assert '"speed.per_request_fp8"' in text[problems[0].line - 1] and "max(" in text[problems[0].line - 1]
+    assert '"speed.per_request_fp8"' in text[problems[0].line - 1]
 
 
 def test_the_build_stops_at_the_line_of_a_range_and_of_a_max_formula_that_disagree(tmp_path):
     """Fault injection through `mkdocs build --strict` on a copy: a range formula whose high end is capped (min)
-    and a roofline step whose max() became min() each stop the build, named by file and line (for a loop, the
-    line of its data that names the figure)."""
+    and a roofline step whose max() became min() each stop the build, named by the file and line of the figure's
+    declaration (for a loop, the loop's declaration)."""
     from checkutil import build, copy_project, edit_line, line_matching
     root = copy_project(tmp_path / "p")
-    measured, step = root / "calculators" / "article" / "formulas_measured.py", root / "calculators" / "article" / "formulas_step.py"
-    ranged = line_matching(measured, r'FORMULAS\[f"speedup\.\{_key\}\.vs_gpu_measured"\]')
-    edit_line(measured, ranged, lambda s: s.replace('F("{v} ÷ {gpu}"', 'F("min({v} ÷ {gpu}, 1.3)"'))
-    roof = line_matching(step, r'"speed\.per_request_fp8": F\("\{one\} ÷ max\(')
-    edit_line(step, roof, lambda s: s.replace("max(", "min("))
+    measured, step = root / "calculators" / "article" / "topics" / "measured.py", root / "calculators" / "article" / "topics" / "step.py"
+    ranged_expr = line_matching(measured, r'expression=F\("\{v\} ÷ \{gpu\}", v=\("Infercom, measured"')
+    edit_line(measured, ranged_expr, lambda s: s.replace('F("{v} ÷ {gpu}"', 'F("min({v} ÷ {gpu}, 1.3)"'))
+    ranged = line_matching(measured, r'@figure\(f"speedup\.\{_key\}\.vs_gpu_measured"')
+    roof_expr = line_matching(step, r'expression=F\("\{one\} ÷ max\(\{m\}, \{c\}\)", one=\("token", 1\), m=\("memory time", "speed\.fp8')
+    edit_line(step, roof_expr, lambda s: s.replace("max(", "min("))
+    roof = line_matching(step, r'@figure\("speed\.per_request_fp8"')
     done = build(root, tmp_path / "site")
     assert done.returncode != 0
     out = done.stdout + done.stderr
-    assert f"calculators/article/formulas_measured.py:{ranged - 1}: error: formula of 'speedup.gpt-oss-120b.vs_gpu_measured' gives 1.04392 to 1.3 " in out
-    assert f"calculators/article/formulas_measured.py:{ranged - 1}: error: formula of 'speedup.minimax-m2.vs_gpu_measured'" in out  # same loop
-    assert f"calculators/article/formulas_step.py:{roof}: error: formula of 'speed.per_request_fp8' gives " in out
+    assert f"calculators/article/topics/measured.py:{ranged}: error: formula of 'speedup.gpt-oss-120b.vs_gpu_measured' gives 1.04392 to 1.3 " in out
+    assert f"calculators/article/topics/measured.py:{ranged}: error: formula of 'speedup.minimax-m2.vs_gpu_measured'" in out  # same loop
+    assert f"calculators/article/topics/step.py:{roof}: error: formula of 'speed.per_request_fp8' gives " in out
 
 
 # ------------------------------------------- floor, powers and logarithms (the deployment model)
@@ -276,9 +278,9 @@ def test_the_build_stops_at_the_line_of_a_range_and_of_a_max_formula_that_disagr
 def test_floor_power_and_logarithm_are_evaluated():
     """⌊ ⌋ rounds down (whole requests that fit), a^b is a power (accepted length), ln(…) the natural logarithm."""
     import math
-    f = formulas.F("⌊{a} ÷ {b}⌋ + {a}^{two} − ln({e})", a=("x", 7), b=("y", 2), two=("", 2), e=("", math.e))
+    f = F("⌊{a} ÷ {b}⌋ + {a}^{two} − ln({e})", a=("x", 7), b=("y", 2), two=("", 2), e=("", math.e))
     assert f.evaluate(REG) == pytest.approx(3 + 49 - 1)
-    assert formulas.F("−{a}^{two}", a=("x", 3), two=("", 2)).evaluate(REG) == -9   # a power binds tighter than the sign
+    assert F("−{a}^{two}", a=("x", 3), two=("", 2)).evaluate(REG) == -9   # a power binds tighter than the sign
 
 
 def _toml(name: str) -> dict:
@@ -360,7 +362,7 @@ def test_a_count_of_one_takes_the_singular_label():
     """'1 richiesta', '1 Anfrage', not '1 richieste': the singular of a counted label after a figure worth one."""
     from sitebuild.strings import Strings
     STRINGS = Strings()
-    f = formulas.F("{b} × {t}", b=("requests", "batch.size.1"), t=("tokens", "context.8192"))
+    f = F("{b} × {t}", b=("requests", "batch.size.1"), t=("tokens", "context.8192"))
     out = {lang: f.substituted(REG, lang, lambda m, c=None, lang=lang: STRINGS.get(m, lang, c)) for lang in ("de", "it", "da", "en")}
     assert out["it"].startswith("1 richiesta ×") and out["de"].startswith("1 Anfrage ×"), out
     assert out["da"].startswith("1 forespørgsel ×") and out["en"].startswith("1 request ×"), out

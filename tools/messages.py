@@ -27,7 +27,6 @@ sys.path.insert(0, str(ROOT))
 from calculators.data import catalog as cat_mod  # noqa: E402
 from calculators.article import claims  # noqa: E402
 from calculators.article import figures  # noqa: E402
-from calculators.article import formulas  # noqa: E402
 
 LANGS = ("de", "en", "da", "it")
 KEYWORDS = {"tr": {1: None, 2: (1, (2, "c"))}, "t": {1: None, 2: (1, (2, "c"))}, "N_": None}
@@ -89,25 +88,25 @@ def _collect_data(add) -> None:
     for kind in cat_mod.ATTENTION_KINDS:
         add(kind, "attention", where, "Attention design of a model; translate as a short noun phrase.")
     for c in claims.CLAIMS:
-        add(c.text, "claim", ("calculators/claims.py", 0), f"Claim {c.n} as commonly made; keep its numbers exactly as they are.")
+        add(c.text, "claim", ("calculators/article/claims.py", 0), f"Claim {c.n} as commonly made; keep its numbers exactly as they are.")
         if c.note:
-            add(c.note, "claim-note", ("calculators/claims.py", 0), f"Why claim {c.n} gets its verdict.")
+            add(c.note, "claim-note", ("calculators/article/claims.py", 0), f"Why claim {c.n} gets its verdict.")
     for fig in figures.registry().values():
-        add(fig.formula, "formula", ("calculators/figures.py", 0),
+        add(fig.words, "formula", (fig.origin[0], 0),
             "How a figure is computed (sources page). Keep ×, ÷, −, model and unit names as they are.")
     for m in cat.models.values():
         for g in m.weights:
             add(g.group, "weight-group", where, "Name of a group of model weights (all, experts, attention, embeddings).")
-    for formula in formulas.all_formulas().values():
-        for term in formula.terms:
+    for fig in figures.registry().values():
+        for term in (fig.expression.terms if fig.expression else ()):
             if term.label:
-                add(term.label, "term", ("calculators/formulas.py", 0),
+                add(term.label, "term", (fig.origin[0], 0),
                     "What a number in a formula is, shown after it (e.g. '80 layers', '3.35 TB/s HBM bandwidth').")
     from calculators.article.formula import SINGULAR
     for singular in SINGULAR.values():
-        add(singular, "term", ("calculators/formula_object.py", 0), "The singular of a counted term label, after the number 1 ('1 request').")
+        add(singular, "term", ("calculators/article/formula.py", 0), "The singular of a counted term label, after the number 1 ('1 request').")
     for v in claims.VERDICTS:
-        add(v, "verdict", ("calculators/claims.py", 0), "Verdict of the fact check.")
+        add(v, "verdict", ("calculators/article/claims.py", 0), "Verdict of the fact check.")
 
 
 def update(found: dict, locales: pathlib.Path = ROOT / "locales") -> dict:

@@ -1,6 +1,6 @@
 """One formula object: how a figure is computed, with its inputs' values put in.
 
-A figure's `formula` says in words what it is; a Formula here says it as
+A figure's `words` say what it is; a Formula here says it as
 arithmetic over named terms, each term another figure (itself explained one
 level down) or a constant with a name. The popover next to a number, the
 sources page and the tests read the same object: the tests evaluate every
@@ -22,17 +22,16 @@ that gives the low end first. A term can instead read one end of a range
 (`end="high"`: "the fastest GPU route"), and then it is a single number.
 
 Sums over a model's mixed per-layer specs (attention kinds, precision
-groups) read intermediate figures, one per group (calculators/figure_terms.py),
-so each term is itself expandable.
+groups) read intermediate figures, one per group, so each term is itself
+expandable.
 
-The formula objects themselves are in calculators/formulas_<topic>.py, one
-module per topic; calculators/formulas.py collects them.
+A formula object is part of its figure's declaration (calculators/article/figure.py),
+in the topic module that computes the figure (calculators/article/topics/).
 """
 
 from __future__ import annotations
 
 import ast
-import dataclasses
 import itertools
 import math
 import operator
@@ -118,7 +117,7 @@ class Formula:
             if t.figure:
                 fig, value = registry[t.figure], values[t.slot]
                 # The figure's own value prints as the figure does (its text is kept); a range's end is another value.
-                number = fig.format(locale) if value == fig.value else dataclasses.replace(fig, value=value).format(locale)
+                number = fig.format(locale) if value == fig.value else fig.with_value(value).format(locale)
             else:
                 number = fmt.format_number(int(t.value), locale) if float(t.value).is_integer() else fmt.format_number(t.value, locale, sig=3)
             if t.label in SINGULAR and grammar.plural_category(number, locale) == "one":

@@ -124,8 +124,11 @@ class Datum:
     src: Source
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Catalog:
+    """The loaded catalog. Compared and hashed by identity (eq=False): a pure function of a catalog can be
+    cached with functools.cache, and a test's altered catalog is another object, so another key."""
+
     models: dict
     devices: dict
     racks: dict

@@ -113,8 +113,10 @@ class PublishedMeasurement(C.MeasuredSpeed):
         return self.tp * self.pp * self.dp
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Serving:
+    """The loaded serving data, compared and hashed by identity (as catalog.Catalog)."""
+
     interconnects: dict
     platforms: dict
     engines: dict
@@ -264,10 +266,15 @@ def load_text(text: str, cat=None, path: str = "calculators/data/serving.toml") 
         raise
 
 
+def text() -> str:
+    """The packaged serving.toml, as text."""
+    return resources.files("calculators.data").joinpath("serving.toml").read_text(encoding="utf-8")
+
+
 @lru_cache(maxsize=1)
 def load() -> Serving:
-    text = resources.files("calculators.data").joinpath("serving.toml").read_text(encoding="utf-8")
-    return load_text(text)
+    """The packaged serving data, validated against the packaged catalog, once per process."""
+    return load_text(text())
 
 
 def usable_fraction(serving: Serving, device: str) -> tuple[float, str]:
