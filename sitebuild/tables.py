@@ -66,7 +66,7 @@ def _model_summary(m: catalog.Model, lang: str, tr) -> str:
         head = termbase.load(ROOT, lang).get("kv-head")     # "1 KV-Kopf", "8 KV-Köpfe": the noun agrees with the count
         parts.append(tr("{kv_heads} of dimension {dim}").format(kv_heads=f"{kv}\u00a0{grammar.noun_form(kv, lang, head.term, head.plural)}",
                                                                dim=fmt.format_number(m.head_dim, lang)))
-    groups = ", ".join(f"{escape(tr(g.group, 'weight-group'))}: {precision.label(g.precision)}" for g in m.weights)
+    groups = ", ".join(f"{escape(tr(g.group, 'weight-group'))}: {g.precision.label}" for g in m.weights)
     parts.append(groups)
     return "; ".join(parts)
 
@@ -82,7 +82,7 @@ def _device_summary(d: catalog.Device, lang: str, tr) -> str:
     tiers = ", ".join(
         f"{escape(t.tier)} {_q(t.bytes, 'bytes', lang)}" + (f" @ {_q(t.bytes_per_s, 'bytes_per_s', lang)}" if t.bytes_per_s else "")
         for t in d.memory)
-    peaks = ", ".join(f"{p.upper()} {_q(v, precision.peak_kind(p), lang)}" for p, v in d.peak_flops.items()) or tr("no dense peak published")
+    peaks = ", ".join(f"{p.upper()} {_q(v, precision.get(p).peak_kind, lang)}" for p, v in d.peak_flops.items()) or tr("no dense peak published")
     power = f"; {_q(d.power_w, 'watts', lang)}" if d.power_w else ""
     return f"{tiers}; {peaks}{power}"
 
@@ -209,7 +209,7 @@ def _explanation_cell(r, fig, tr) -> str:
         return escape(tr("no mechanism found"))
     parts = []
     if e.precision:
-        parts.append(escape(tr("{precision} weights")).replace("{precision}", escape(precision.label(e.precision))))
+        parts.append(escape(tr("{precision} weights")).replace("{precision}", escape(precision.get(e.precision).label)))
     if e.k:
         spec = escape(tr("speculative decoding (tokens proposed per step: {k})")).replace("{k}", fig(f"row.{r.key}.why_k"))
         spec += ", " + escape(tr(_BASIS[e.acceptance_basis])).replace("{a}", fig(f"row.{r.key}.why_acceptance"))
@@ -225,7 +225,7 @@ def _as_served(pm, key, tr, fig) -> str:
         return ""
     parts = []
     if pm.weight_precision:
-        parts.append(escape(tr("{precision} weights")).replace("{precision}", escape(precision.label(pm.weight_precision))))
+        parts.append(escape(tr("{precision} weights")).replace("{precision}", escape(precision.get(pm.weight_precision).label)))
     if pm.speculation and pm.speculation.k:
         parts.append(escape(tr("speculative decoding")))
     elif pm.speculation:  # heads or acceptance not published: the figures cannot count it

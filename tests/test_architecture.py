@@ -153,7 +153,7 @@ def test_dense_model_has_no_expert_share():
 
 
 def test_per_tensor_precision_from_quantization_sections():
-    mm, ds, gpt = (CAT.models[k].arch.precisions for k in ("minimax-m2", "deepseek-v3", "gpt-oss-120b"))
+    mm, ds, gpt = ({g: p.key for g, p in CAT.models[k].arch.precisions.items()} for k in ("minimax-m2", "deepseek-v3", "gpt-oss-120b"))
     assert (mm["experts"], mm["attention"], mm["router"], mm["embeddings"], mm["lm_head"]) == \
         ("fp8_b128", "fp8_b128", "fp32", "bf16", "bf16")
     assert (ds["experts"], ds["dense_mlp"], ds["router"], ds["embeddings"], ds["lm_head"]) == \

@@ -159,9 +159,13 @@ def _mlp(c: dict, moe: bool, hidden: int):
     return DenseMLP(hidden, _int(c, "intermediate_size"), bias=bool(c.get("mlp_bias")))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Architecture:
-    """A decoder-only model: embedding, layers, final norm, lm_head (tied or not), precisions."""
+    """A decoder-only model: embedding, layers, final norm, lm_head (tied or not), precisions.
+
+    Compared and hashed by identity (eq=False): the config it was read from is a dict, and a
+    cache keyed on a model (deployment shapes, measurement rows) needs a hashable architecture.
+    """
 
     model_type: str
     hidden: int
@@ -221,8 +225,9 @@ class Architecture:
 
     # ------------------------------------------------------------- bytes
 
-    def _bytes(self, params: dict, precision: str | None) -> float:
-        return sum(n * P.bytes_per_value(precision or self.precisions[g]) for g, n in params.items())
+    def _bytes(self, params: dict, precision) -> float:
+        forced = P.get(precision) if precision else None
+        return sum(n * (forced or self.precisions[g]).bytes for g, n in params.items())
 
     def bytes_stored(self, precision: str | None = None) -> float:
         """All weights, each group at the checkpoint's precision unless one precision is forced."""

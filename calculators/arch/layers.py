@@ -1,12 +1,14 @@
 """Per-layer specs: one small frozen class per attention kind and per MLP kind.
 
-A model is a list of `Layer`s (calculators/architecture.py builds it from a
+A model is a list of `Layer`s (calculators/arch/architecture.py builds it from a
 Hugging Face config.json). Each spec answers for itself: how many bytes one
 token adds to its KV cache, how many tokens it keeps for a context, how many
 parameters it stores per tensor group, how many of them a batch reads, and
-the attention arithmetic per token. Adding an attention or MLP kind means
-adding a class here with the same methods, never an `if kind == ...` in the
-callers (the pattern of vLLM's kv_cache_interface.py).
+the attention arithmetic per token. The contract is written down as two
+abstract base classes, `AttentionSpec` and `MLPSpec`: adding an attention or
+MLP kind means adding a subclass that implements every method (Python refuses
+to build one that does not), never an `if kind == ...` in the callers (the
+pattern of vLLM's kv_cache_interface.py).
 
 Parameter groups (the keys of `params()`): "attention", "router", "experts",
 "shared_experts", "dense_mlp", "norms". The embedding and lm_head groups
@@ -15,16 +17,56 @@ belong to the model, not to a layer.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
 
-from .precision import bytes_per_value
+from .precision import BF16, FP8, Precision, get
 
 
 # ----------------------------------------------------------------- attention
 
 
+class AttentionSpec(ABC):
+    """What every attention kind answers for one layer."""
+
+    kind: str = ""                       # how the kind is named in summaries ("full", "sliding", "latent")
+
+    @abstractmethod
+    def kv_bytes_per_token(self, kv_precision: str | Precision) -> float:
+        """Bytes one more token adds to this layer's cache (while it grows)."""
+
+    @abstractmethod
+    def cached_tokens(self, context: int) -> int:
+        """Tokens of a context of `context` tokens this layer keeps."""
+
+    @property
+    @abstractmethod
+    def max_cached_tokens(self) -> int | None:
+        """The most tokens the layer ever keeps (a window), or None: every token of the context."""
+
+    def kv_bytes(self, context: int, kv_precision: str | Precision) -> float:
+        return self.cached_tokens(context) * self.kv_bytes_per_token(kv_precision)
+
+    def grows_at(self, context: int | None) -> bool:
+        """Does one more token at this context add to the cache? (None: at long context.)"""
+        limit = self.max_cached_tokens
+        return limit is None or (context is not None and context <= limit)
+
+    @abstractmethod
+    def kv_shards(self, devices: int) -> int:
+        """Into how many distinct parts `devices` tensor-parallel devices split this layer's cache."""
+
+    @abstractmethod
+    def params(self) -> dict:
+        """Parameters per tensor group."""
+
+    @abstractmethod
+    def flops_per_token(self, context: int) -> float:
+        """Attention arithmetic for one new token against `context` earlier tokens."""
+
+
 @dataclass(frozen=True)
-class FullAttention:
+class FullAttention(AttentionSpec):
     """Full (multi-head or grouped-query) attention: K and V per KV head, every token kept."""
 
     hidden: int
@@ -41,18 +83,15 @@ class FullAttention:
         """K and V vectors per KV head: the factor 2, with the real head_dim (never hidden/heads)."""
         return 2 * self.kv_heads * self.head_dim
 
-    def kv_bytes_per_token(self, kv_precision: str) -> float:
-        return self.kv_values_per_token() * bytes_per_value(kv_precision)
+    def kv_bytes_per_token(self, kv_precision: str | Precision) -> float:
+        return self.kv_values_per_token() * get(kv_precision).bytes
 
     def cached_tokens(self, context: int) -> int:
         return context
 
-    def kv_bytes(self, context: int, kv_precision: str) -> float:
-        return self.cached_tokens(context) * self.kv_bytes_per_token(kv_precision)
-
-    def grows_at(self, context: int | None) -> bool:
-        """Does one more token at this context add to the cache? Full attention: always."""
-        return True
+    @property
+    def max_cached_tokens(self) -> int | None:
+        return None
 
     def kv_shards(self, devices: int) -> int:
         """Tensor parallelism splits KV heads; beyond their count heads are replicated."""
@@ -77,19 +116,20 @@ class FullAttention:
 class SlidingWindowAttention(FullAttention):
     """Grouped-query attention that keeps only the last `window` tokens."""
 
-    window: int = 0
+    window: int = field(kw_only=True)    # required: a window of 0 tokens is not a window
 
     kind = "sliding"
 
     def cached_tokens(self, context: int) -> int:
         return min(context, self.window)
 
-    def grows_at(self, context: int | None) -> bool:
-        return context is not None and context <= self.window
+    @property
+    def max_cached_tokens(self) -> int | None:
+        return self.window
 
 
 @dataclass(frozen=True)
-class LatentAttention:
+class LatentAttention(AttentionSpec):
     """Multi-head latent attention (DeepSeek V2/V3): one latent plus a RoPE key per token, shared by all heads.
 
     No factor 2: K and V are both rebuilt from the cached latent. The FP8
@@ -112,20 +152,19 @@ class LatentAttention:
     def kv_values_per_token(self) -> int:
         return self.kv_lora_rank + self.qk_rope_head_dim
 
-    def kv_bytes_per_token(self, kv_precision: str) -> float:
-        if kv_precision == "fp8":  # the published FP8 MLA layout (see the class docstring)
+    def kv_bytes_per_token(self, kv_precision: str | Precision) -> float:
+        kv = get(kv_precision)
+        if kv is FP8:  # the published FP8 MLA layout (see the class docstring)
             scales = 4 * self.kv_lora_rank / self.FP8_SCALE_BLOCK
-            return self.kv_lora_rank + scales + self.qk_rope_head_dim * bytes_per_value("bf16")
-        return self.kv_values_per_token() * bytes_per_value(kv_precision)
+            return self.kv_lora_rank + scales + self.qk_rope_head_dim * BF16.bytes
+        return self.kv_values_per_token() * kv.bytes
 
     def cached_tokens(self, context: int) -> int:
         return context
 
-    def kv_bytes(self, context: int, kv_precision: str) -> float:
-        return context * self.kv_bytes_per_token(kv_precision)
-
-    def grows_at(self, context: int | None) -> bool:
-        return True
+    @property
+    def max_cached_tokens(self) -> int | None:
+        return None
 
     def kv_shards(self, devices: int) -> int:
         """The latent serves every head, so each tensor-parallel device keeps all of it."""
@@ -151,8 +190,28 @@ class LatentAttention:
 # ----------------------------------------------------------------------- MLP
 
 
+class MLPSpec(ABC):
+    """What every MLP kind answers for one layer."""
+
+    @abstractmethod
+    def params(self) -> dict:
+        """Parameters per tensor group."""
+
+    @abstractmethod
+    def read_params(self, batch: int) -> dict:
+        """Parameters a decode step for `batch` tokens reads, per tensor group."""
+
+    @abstractmethod
+    def active_params(self) -> dict:
+        """Parameters one token multiplies with, per tensor group."""
+
+    @abstractmethod
+    def expert_share(self, batch: int) -> float | None:
+        """Share of the routed experts a batch touches; None without routed experts."""
+
+
 @dataclass(frozen=True)
-class DenseMLP:
+class DenseMLP(MLPSpec):
     """A gated MLP (gate, up, down): every parameter is read by every token."""
 
     hidden: int
@@ -176,7 +235,7 @@ class DenseMLP:
 
 
 @dataclass(frozen=True)
-class MoEMLP:
+class MoEMLP(MLPSpec):
     """Routed experts (k of E per token), optional always-on shared experts, a router.
 
     A batch of B tokens touches, under uniform routing, E(1 - (1 - k/E)^B)
@@ -230,8 +289,8 @@ class MoEMLP:
 class Layer:
     """One decoder layer: an attention spec, an MLP spec and its norm weights."""
 
-    attention: object
-    mlp: object
+    attention: AttentionSpec
+    mlp: MLPSpec
     norms: int
 
     def params(self) -> dict:

@@ -10,28 +10,83 @@ plus "embeddings" and "lm_head").
 
 from __future__ import annotations
 
-# Bits stored per value. MXFP4 stores 4-bit values plus one 8-bit scale per
-# block of 32 (4 + 8/32 = 4.25). "fp8_b128" is FP8 with one FP32 scale per
-# 128 x 128 block (8 + 32/16384 bits), as DeepSeek V3 and MiniMax M2 ship it.
-PRECISION_BITS = {
-    "fp32": 32.0,
-    "bf16": 16.0,
-    "fp16": 16.0,
-    "fp8": 8.0,
-    "fp8_b128": 8.0 + 32.0 / (128 * 128),
-    "int8": 8.0,
-    "mxfp4": 4.25,
-    "fp4": 4.0,
-    "int4": 4.0,
-}
+from dataclasses import dataclass
 
-# Formats whose arithmetic is integer: their peaks are operations per second (TOPS), not FLOP/s.
-INTEGER = ("int8", "int4")
+
+class PrecisionError(ValueError):
+    """A precision or quantization method the model does not know."""
+
+
+@dataclass(frozen=True)
+class Precision:
+    """A number format as a checkpoint stores values: bits per value, shared scales, integer or not.
+
+    Configs, the catalog, calculator choices and links name a precision by its `key`
+    ("bf16", "fp8_b128"); `get(key)` turns the name into this type once, at the edge,
+    and everything inside asks the type (its bytes, its label, which peak applies).
+    """
+
+    key: str
+    value_bits: float           # bits of one value
+    scale_bits: float = 0.0     # bits of shared scales, spread over the values they scale
+    integer: bool = False       # integer arithmetic: its peaks are operations per second (TOPS), not FLOP/s
+
+    @property
+    def bits(self) -> float:
+        """Bits stored per value, scales included (MXFP4: 4 + 8/32 = 4.25)."""
+        return self.value_bits + self.scale_bits
+
+    @property
+    def bytes(self) -> float:
+        return self.bits / 8.0
+
+    @property
+    def label(self) -> str:
+        """How a precision is printed: FP8 with block scales is still FP8 to a reader."""
+        return self.key.split("_")[0].upper()
+
+    @property
+    def peak_kind(self) -> str:
+        """The unit kind of a compute peak at this precision (fmt.format_quantity)."""
+        return "ops_per_s" if self.integer else "flop_per_s"
+
+    @property
+    def narrow(self) -> bool:
+        """8 bits or fewer per value: weights a device multiplies in FP8 where it has an FP8 peak."""
+        return self.value_bits <= 8
+
+
+FP32, BF16, FP16 = Precision("fp32", 32.0), Precision("bf16", 16.0), Precision("fp16", 16.0)
+FP8 = Precision("fp8", 8.0)
+# FP8 with one FP32 scale per 128 x 128 block (8 + 32/16384 bits), as DeepSeek V3 and MiniMax M2 ship it.
+FP8_B128 = Precision("fp8_b128", 8.0, 32.0 / (128 * 128))
+INT8 = Precision("int8", 8.0, integer=True)
+# MXFP4 stores 4-bit values plus one 8-bit scale per block of 32 (4 + 8/32 = 4.25).
+MXFP4 = Precision("mxfp4", 4.0, 8.0 / 32)
+FP4, INT4 = Precision("fp4", 4.0), Precision("int4", 4.0, integer=True)
+
+PRECISIONS = {p.key: p for p in (FP32, BF16, FP16, FP8, FP8_B128, INT8, MXFP4, FP4, INT4)}
+PRECISION_BITS = {k: p.bits for k, p in PRECISIONS.items()}   # bits per stored value, by name (validators, formulas)
+
+
+def get(precision: str | Precision) -> Precision:
+    """The Precision a name stands for (a Precision is returned as it is); an unknown name is a PrecisionError."""
+    if isinstance(precision, Precision):
+        return precision
+    try:
+        return PRECISIONS[precision]
+    except (KeyError, TypeError):
+        raise PrecisionError(f"unknown precision {precision!r}; known: {', '.join(PRECISIONS)}") from None
+
+
+def bytes_per_value(precision: str | Precision) -> float:
+    return get(precision).bytes
+
 
 GROUPS = ("embeddings", "attention", "router", "experts", "shared_experts", "dense_mlp", "norms", "lm_head")
 
-# torch dtype names in configs -> our precision names
-_DTYPES = {"bfloat16": "bf16", "float16": "fp16", "float32": "fp32"}
+# torch dtype names in configs -> our precisions
+_DTYPES = {"bfloat16": BF16, "float16": FP16, "float32": FP32}
 
 # Module names in `modules_to_not_convert` -> the group they belong to. Matched
 # against the last dotted part of a pattern ("model.layers.*.mlp.router" -> router).
@@ -39,46 +94,25 @@ _MODULE_GROUPS = {"self_attn": "attention", "router": "router", "gate": "router"
                   "e_score_correction_bias": "router", "embed_tokens": "embeddings", "lm_head": "lm_head"}
 
 
-class PrecisionError(ValueError):
-    """A precision or quantization method the model does not know."""
-
-
-def bytes_per_value(precision: str) -> float:
-    try:
-        return PRECISION_BITS[precision] / 8.0
-    except KeyError:
-        raise PrecisionError(f"unknown precision {precision!r}; known: {', '.join(PRECISION_BITS)}") from None
-
-
-def label(precision: str) -> str:
-    """How a precision is printed: FP8 with block scales is still FP8 to a reader."""
-    return precision.split("_")[0].upper()
-
-
-def peak_kind(precision: str) -> str:
-    """The unit kind of a compute peak at this precision (fmt.format_quantity)."""
-    return "ops_per_s" if precision in INTEGER else "flop_per_s"
-
-
-def _fp8(q: dict) -> tuple[str, tuple, tuple]:
+def _fp8(q: dict) -> tuple[Precision, tuple, tuple]:
     block = tuple(q.get("weight_block_size") or ())
     if block not in ((), (128, 128)):
         raise PrecisionError(f"FP8 block size {list(block)} is not supported (only 128 x 128)")
     # Linear layers are converted. Without a published exception list, the
     # released FP8 checkpoints (DeepSeek V3) keep lm_head and the router gate
     # unconverted, as their README_WEIGHTS.md describes.
-    return ("fp8_b128" if block else "fp8"), ("attention", "experts", "shared_experts", "dense_mlp", "router", "lm_head"), ("lm_head", "gate")
+    return (FP8_B128 if block else FP8), ("attention", "experts", "shared_experts", "dense_mlp", "router", "lm_head"), ("lm_head", "gate")
 
 
-def _mxfp4(q: dict) -> tuple[str, tuple, tuple]:
-    return "mxfp4", ("experts",), ()
+def _mxfp4(q: dict) -> tuple[Precision, tuple, tuple]:
+    return MXFP4, ("experts",), ()
 
 
 # quant_method -> (precision, groups it converts, modules not converted when the config lists none)
 METHODS = {"fp8": _fp8, "mxfp4": _mxfp4}
 
 
-def base_precision(config: dict) -> str:
+def base_precision(config: dict) -> Precision:
     dtype = config.get("torch_dtype") or config.get("dtype") or "bfloat16"
     try:
         return _DTYPES[dtype]
@@ -107,6 +141,5 @@ def group_precisions(config: dict, overrides: dict | None = None) -> dict:
     for g, p in (overrides or {}).items():
         if g not in out:
             raise PrecisionError(f"unknown parameter group {g!r}; known: {', '.join(GROUPS)}")
-        bytes_per_value(p)
-        out[g] = p
+        out[g] = get(p)
     return out

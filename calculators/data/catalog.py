@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 
 from ..arch import architecture as A
 from .models import Model, WeightGroup, card_agrees  # noqa: F401 (re-exported)
-from ..arch.precision import GROUPS, PRECISION_BITS, label as precision_label  # noqa: F401 (re-exported)
+from ..arch.precision import GROUPS, PRECISIONS
 
 # Bits per stored value live in calculators/precision.py (re-exported here for
 # the validators below and older callers).
@@ -207,8 +207,8 @@ def url_problem(url: str) -> str:
 
 
 def _precision(entry, name, value):
-    if value not in PRECISION_BITS:
-        raise CatalogError(entry, name, f"unknown precision {value!r}; known: {', '.join(PRECISION_BITS)}")
+    if value not in PRECISIONS:
+        raise CatalogError(entry, name, f"unknown precision {value!r}; known: {', '.join(PRECISIONS)}")
     return value
 
 

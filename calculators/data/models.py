@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..arch.precision import PRECISION_BITS
+from ..arch.precision import Precision
 
 
 @dataclass(frozen=True)
@@ -19,11 +19,7 @@ class WeightGroup:
 
     group: str
     params: float
-    precision: str
-
-    @property
-    def bytes_per_param(self) -> float:
-        return PRECISION_BITS[self.precision] / 8.0
+    precision: Precision
 
 
 def _first_attention(arch, name: str):

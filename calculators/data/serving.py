@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
+from ..arch.precision import PRECISIONS
 from . import catalog as C
 from .catalog import CatalogError, Source, _measured_range, _opt, _positive, _req, _source
 
@@ -218,7 +219,7 @@ def _measurement(key, raw, models, devices):
     if device not in devices:
         raise CatalogError(e, "deployment.device", f"unknown device {device!r}")
     prec = _opt(e, raw, "weight_precision", str)
-    if prec is not None and prec not in C.PRECISION_BITS:
+    if prec is not None and prec not in PRECISIONS:
         raise CatalogError(e, "weight_precision", f"unknown precision {prec!r}")
     spec = None
     if "speculative" in raw:

@@ -21,7 +21,8 @@ import functools
 import math
 from dataclasses import dataclass
 
-from ..data.catalog import PRECISION_BITS
+from ..arch import precision as P
+from ..arch.layers import LatentAttention, MoEMLP
 from ..memo import by_identity
 
 
@@ -84,8 +85,6 @@ class Shape:
 # ---------------------------------------------------------- catalog adapter
 
 
-def _bytes_per(precision: str) -> float:
-    return PRECISION_BITS[precision] / 8.0
 
 
 @by_identity()
@@ -107,24 +106,25 @@ def _shape_from_catalog(model, kv_precision: str, weight_precision: str | None) 
     arch = getattr(model, "arch", None)
     if arch is None:
         raise DeploymentError(f"{model.name}: its layers are not known (no config.json), so no deployment can be laid out")
-    prec = lambda group: _bytes_per(weight_precision) if weight_precision else _bytes_per(arch.precisions[group])  # noqa: E731
+    forced = P.get(weight_precision) if weight_precision else None
+    prec = lambda group: (forced or arch.precisions[group]).bytes  # noqa: E731
     layers = []
     for layer in arch.layers:
         groups = layer.params()
         routed = groups.get("experts", 0) * prec("experts") if "experts" in groups else 0.0
         dense = sum(n * prec(g) for g, n in groups.items() if g != "experts")
         mlp = layer.mlp
-        experts, active = (mlp.experts, mlp.active) if hasattr(mlp, "experts") else (0, 0)
+        experts, active = (mlp.experts, mlp.active) if isinstance(mlp, MoEMLP) else (0, 0)
         att = layer.attention
-        window = getattr(att, "window", None) or None
+        window = att.max_cached_tokens
         layers.append(Layer(dense, routed, experts, active, att.kv_bytes_per_token(kv_precision), window))
     outside_params = {"embeddings": arch.vocab * arch.hidden, "norms": arch.hidden,
                       "lm_head": 0 if arch.tied else arch.vocab * arch.hidden}
     outside = sum(n * prec(g) for g, n in outside_params.items())
     outside_read = (arch.hidden * prec("embeddings") if not arch.tied else 0.0) + arch.hidden * prec("norms") \
         + arch.vocab * arch.hidden * prec("lm_head" if not arch.tied else "embeddings")
-    kinds = {type(l.attention).__name__ for l in arch.layers}
-    kv_heads = None if "LatentAttention" in kinds else min(getattr(l.attention, "kv_heads", 1) for l in arch.layers)
+    latent = any(isinstance(l.attention, LatentAttention) for l in arch.layers)
+    kv_heads = None if latent else min(l.attention.kv_heads for l in arch.layers)
     return Shape(model.name, tuple(layers), outside, outside_read, arch.hidden, kv_heads, True)
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from ..arch import precision as P
 from ..data import byo
 from ..data import catalog
 from ..text import fmt
@@ -31,7 +32,6 @@ AS_RELEASED = "catalog"    # weight precision: each weight group as the catalog 
 
 KV_PRECISIONS = ("bf16", "fp8", "mxfp4", "fp4")
 WEIGHT_PRECISIONS = (AS_RELEASED, "bf16", "fp8", "mxfp4", "fp4")
-NARROW = ("fp8", "int8", "mxfp4", "fp4", "int4")   # weights for which FP8 arithmetic is used
 UNKNOWN = "\u2013"         # shown where the model has no answer (no published peak, does not fit)
 FIT_LIMIT = 10_000         # the fit calculator stops counting devices here
 
@@ -152,8 +152,8 @@ def weight_precision(inputs: dict) -> str | None:
 
 def compute_precision(m: catalog.Model, weights: str | None, device: catalog.Device) -> str:
     """FP8 arithmetic when the bulk of the weights is 8-bit or narrower and the device has an FP8 peak."""
-    prec = weights or max(m.weights, key=lambda g: g.params).precision
-    return "fp8" if catalog.precision_label(prec).lower() in NARROW and "fp8" in device.peak_flops else "bf16"
+    prec = P.get(weights) if weights else max(m.weights, key=lambda g: g.params).precision
+    return "fp8" if prec.narrow and "fp8" in device.peak_flops else "bf16"
 
 
 def deployment(inputs: dict) -> D.Deployment:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from ..text import fmt
 from ..perf import roofline as M
 from ..arch import precision as P
+from ..arch.layers import MoEMLP
 from ..data.byo import MAX_SHARE_CHARS, ByoError
 from .calcs import N_, Row
 
@@ -70,7 +71,7 @@ def _layers(m, locale: str, tr) -> str:
 
 
 def _experts(m, locale: str, tr) -> str:
-    moe = [layer.mlp for layer in m.arch.layers if hasattr(layer.mlp, "experts")]
+    moe = [layer.mlp for layer in m.arch.layers if isinstance(layer.mlp, MoEMLP)]
     if not moe:
         return tr(DENSE)
     n = lambda v: fmt.format_number(v, locale)  # noqa: E731
@@ -80,7 +81,7 @@ def _experts(m, locale: str, tr) -> str:
 
 def _precisions(m, tr) -> str:
     params = m.arch.params_by_group()
-    return ", ".join(f"{tr(GROUPS[g])} {P.label(m.arch.precisions[g])}" for g in P.GROUPS if params[g])
+    return ", ".join(f"{tr(GROUPS[g])} {m.arch.precisions[g].label}" for g in P.GROUPS if params[g])
 
 
 def summary_rows(m, kv_precision: str, locale: str, tr, shareable: bool) -> list:

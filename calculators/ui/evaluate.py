@@ -18,6 +18,7 @@ import traceback
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
+from ..arch.layers import MoEMLP
 from ..data import byo
 from . import config_messages as byo_ui
 from . import charts as calc_charts
@@ -278,7 +279,7 @@ def _deploy_errors(name: str, v: dict, locale: str, tr, cat) -> dict:
         return {"pp": tr(M_PP_LAYERS).format(model=m.name, layers=num(layers))}
     if n % pp:
         return {"pp": tr(M_PP_DEVICES).format(n=num(n), pp=num(pp))}
-    if v.get("ep") == calcs.EP_ON and not any(hasattr(l.mlp, "experts") for l in m.arch.layers):
+    if v.get("ep") == calcs.EP_ON and not any(isinstance(l.mlp, MoEMLP) for l in m.arch.layers):
         return {"ep": tr(M_EP_DENSE).format(model=m.name)}
     return {}
 

@@ -4,6 +4,7 @@ precision and sparsity, power and energy."""
 from __future__ import annotations
 
 from ...arch import precision
+from ...arch.layers import MoEMLP
 from ...data import scenarios as S
 from ...perf import roofline as M
 from ..figure import DEEPSEEK_V3, GPT_OSS_120B, H100, LLAMA_70B, SN40L, datum, declarer
@@ -122,7 +123,7 @@ def power_ratio(c):
 def _bits_of_group(m, group: str | None = None) -> float:
     """Bits per parameter the released checkpoint stores for a weight group (the first group if none is named)."""
     g = next(g for g in m.weights if group is None or g.group == group)
-    return precision.bytes_per_value(g.precision) * 8
+    return g.precision.bits
 
 
 @figure("precision.gpt-oss-120b.experts_bits", "bits", "bits per parameter of the released expert weights (MXFP4 with block scales)", GPT_IN,
@@ -230,7 +231,7 @@ def wse3_bandwidth(c): return c.devices["wse-3"].tier("SRAM").bytes_per_s
 
 # Expert parallelism: gpt-oss-120b's experts per layer, those a token uses, and their spread over GPUs.
 def _expert_group(c, key):
-    return next(layer.mlp for layer in c.models[key].arch.layers if hasattr(layer.mlp, "experts"))
+    return next(layer.mlp for layer in c.models[key].arch.layers if isinstance(layer.mlp, MoEMLP))
 
 
 @figure("model.gpt-oss-120b.experts", "count", "catalog: experts per layer", GPT_IN, sig=None, decimals=0)
@@ -269,13 +270,13 @@ def h100_peak_sparse(c): return c.devices[H100].peak_flops["bf16"] * SPARSITY_GR
 # Number formats: bytes per FP8 value, bits per MXFP4 value, gpt-oss-120b as if stored in BF16.
 @figure("precision.fp8.bytes", "bytes", "bits per FP8 value ÷ 8", [], sig=None, decimals=0, unit="B",
         expression=F("{bits} ÷ {eight}", bits=("bits per FP8 value", 8), eight=("bits per byte", 8)))
-def fp8_bytes(c): return M._bytes("fp8")
+def fp8_bytes(c): return precision.FP8.bytes
 
 
 @figure("precision.mxfp4.bits", "count", "4 bits per value + one 8-bit scale per block of 32 values", [], sig=None, decimals=2,
         expression=F("{four} + {scale} ÷ {block}", four=("bits per value", 4), scale=("bits of the shared scale", 8),
                      block=("values per block", 32)))
-def mxfp4_bits(c): return M._bytes("mxfp4") * 8
+def mxfp4_bits(c): return precision.MXFP4.bits
 
 
 @figure("weights.gpt-oss-120b.bytes_bf16", "bytes", "Σ weight groups × 2 bytes (every group in BF16)", GPT_IN,

@@ -182,7 +182,7 @@ def _params_in(c, key, precision, batch=None):
     """Parameters of the weight groups the checkpoint keeps in `precision`: all stored, or read for `batch` tokens."""
     arch = c.models[key].arch
     params = arch.params_by_group() if batch is None else arch.read_params_by_group(batch)
-    return sum(n for g, n in params.items() if arch.precisions[g] == precision)
+    return sum(n for g, n in params.items() if arch.precisions[g].key == precision)
 
 
 # The precisions each model's checkpoint uses (the config's quantization section assigns them to tensor groups,
@@ -192,7 +192,7 @@ _STORED = (GPT_OSS_120B, DEEPSEEK_V3)   # the models whose stored weight bytes t
 
 for _m, _precs in _PRECISIONS.items():
     for _p in _precs:
-        _name = P.label(_p)   # FP8 with block scales is FP8 to a reader
+        _name = P.get(_p).label   # FP8 with block scales is FP8 to a reader
         if _m in _STORED:
             @figure(f"params.{_m}.{_name.lower()}", "params", f"catalog: parameters the checkpoint stores in {_name}", [f"models.{_m}"])
             def params_in(c, m=_m, p=_p): return _params_in(c, m, p)
@@ -204,7 +204,7 @@ for _m, _precs in _PRECISIONS.items():
 @figure("precision.fp8_b128.bits", "count", "8 bits per value + one 32-bit scale per block of 128 × 128 values", [], sig=None, decimals=3,
         expression=F("{eight} + {scale} ÷ ({side} × {side})", eight=("bits per FP8 value", 8), scale=("bits of the FP32 scale", 32),
                      side=("values per block side", 128)))
-def fp8_block_bits(c): return M._bytes("fp8_b128") * 8
+def fp8_block_bits(c): return P.FP8_B128.bits
 
 
 def bf16_and(params: str, other: str, bits: tuple) -> F:

@@ -3,6 +3,7 @@ and the two sides of each roofline step that a formula reads (the slower one set
 
 from __future__ import annotations
 
+from ...arch import precision as P
 from ...data import scenarios as S
 from ...perf import roofline as M
 from ..figure import H100, LLAMA_70B, declarer
@@ -222,7 +223,7 @@ def util_batch_large(c): return _speed_step(c, S.UTIL_BATCH, S.CONTEXTS[0]).comp
 # Section 2: bytes per BF16 value, the last factor of the KV and weight formulas.
 @figure("precision.bf16.bytes", "bytes", "bits per BF16 value ÷ 8", [], sig=None, decimals=0, unit="B",
         expression=F("{bits} ÷ {eight}", bits=("bits per BF16 value", 16), eight=("bits per byte", 8)))
-def bf16_bytes(c): return M._bytes("bf16")
+def bf16_bytes(c): return P.BF16.bytes
 
 
 # Section 3: the roofline of one H100 and where decode at batch 1 sits on it.
