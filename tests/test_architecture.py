@@ -11,7 +11,7 @@ import pathlib
 
 import pytest
 
-from calculators.arch import architecture as A
+from calculators.arch import config as A
 from calculators.data import catalog
 from calculators.perf import roofline as M
 
@@ -258,6 +258,6 @@ def test_a_broken_catalog_config_names_the_entry():
         return cfg
     raw = {"name": "x", "config": "llama-3.1-8b.json", "max_context": 10, "card_total_params": 8e9,
            "source": "s", "accessed": "2026-12-01", "confidence": "high"}
-    with pytest.raises(catalog.CatalogError) as err:
+    with pytest.raises(catalog.DataError) as err:
         catalog._model("llama-3.1-8b", raw, configs=broken)
     assert err.value.field == "config" and "num_key_value_heads" in str(err.value)

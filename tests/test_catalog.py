@@ -6,7 +6,7 @@ from importlib import resources
 
 import pytest
 
-from calculators.data import catalog
+from calculators.data import catalog, sources
 
 RAW = tomllib.loads(resources.files("calculators.data").joinpath("catalog.toml").read_text(encoding="utf-8"))
 
@@ -22,7 +22,7 @@ def test_every_entry_has_source_date_and_confidence():
     cat = catalog.load()
     for section in (cat.models, cat.devices, cat.racks, cat.measurements, cat.data):
         for rec in section.values():
-            assert rec.src.source and rec.src.accessed and rec.src.confidence in catalog.CONFIDENCE
+            assert rec.src.source and rec.src.accessed and rec.src.confidence in sources.CONFIDENCE
 
 
 def test_weight_groups_sum_to_total_params():
@@ -62,7 +62,7 @@ CASES = [
 
 @pytest.mark.parametrize("name,edit,entry,field,message", CASES, ids=[c[0] for c in CASES])
 def test_validation_names_entry_and_field(name, edit, entry, field, message):
-    with pytest.raises(catalog.CatalogError) as err:
+    with pytest.raises(catalog.DataError) as err:
         catalog.parse_catalog(_broken(edit))
     assert err.value.entry == entry
     assert err.value.field == field
@@ -72,5 +72,5 @@ def test_validation_names_entry_and_field(name, edit, entry, field, message):
 def test_unquoted_dotted_key_is_explained():
     text = resources.files("calculators.data").joinpath("catalog.toml").read_text(encoding="utf-8")
     text = text.replace('[models."llama-3.1-8b"]', "[models.llama-3.1-8b]")
-    with pytest.raises(catalog.CatalogError, match="must be quoted"):
+    with pytest.raises(catalog.DataError, match="must be quoted"):
         catalog.load_text(text)

@@ -13,7 +13,7 @@ from calculators.perf import speculative as S
 CAT = catalog.load()
 SV = serving.load()
 L70 = D.shape_from_catalog(CAT.models["llama-3.1-70b"])
-NVLINK4 = SV.interconnects["nvlink4"]
+NVLINK4 = CAT.interconnects["nvlink4"]
 
 
 def test_tp8_allreduce_llama_70b_by_hand():
@@ -60,7 +60,7 @@ def test_bad_efficiency_and_latency_are_refused():
 
 
 def test_unpublished_link_is_named_not_counted():
-    step = K.decode_step(L70, D.Deployment(tp=16), 1.6e12, 1000, link=SV.interconnects["sn40l-p2p"])
+    step = K.decode_step(L70, D.Deployment(tp=16), 1.6e12, 1000, link=CAT.interconnects["sn40l-p2p"])
     assert step.unknown == ("tp-allreduce",) and step.comm_s == 0
 
 

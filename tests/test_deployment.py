@@ -53,7 +53,7 @@ def test_groq_llama_70b_pipeline_fit_by_hand():
     per_chip = layer / 8 + kv_layer / 8
     assert per_chip <= sram < 2 * per_chip
     expected = 8 * 80
-    f = F.fit_device(L70, CAT.devices["groq-lpu"], SV, 8192, 1)
+    f = F.fit_device(L70, CAT.devices["groq-lpu"], 8192, 1)
     by = {s.scheme: s for s in f.schemes}
     assert by["tp"].deployment is None and by["pp"].deployment is None
     assert by["tp-pp"].devices == expected == 640
@@ -120,7 +120,7 @@ def test_deepseek_v3_wse3_by_layer_and_by_request():
 def test_never_only_when_no_scheme_fits_with_a_reason():
     f = F.fit(L70, 1e6, 8192, 1)  # a 1 MB device: one layer's KV for one request (33.5 MB) never fits
     assert f.best is None and "KV cache" in f.reason
-    g = F.fit_device(L70, CAT.devices["groq-lpu"], SV, 8192, 1)
+    g = F.fit_device(L70, CAT.devices["groq-lpu"], 8192, 1)
     assert g.best is not None  # the old model said "never" here
     with pytest.raises(M.ModelError):
         M.min_devices(CAT.models["llama-3.1-70b"], CAT.devices["groq-lpu"], 8192, 1, limit=2000)
@@ -128,7 +128,7 @@ def test_never_only_when_no_scheme_fits_with_a_reason():
 
 def test_deployable_rounds_up_to_nodes_at_the_engine_reserve():
     # DeepSeek V3 on H100 at 8K, batch 1: 671 GB / (0.9 x 80 GB) = 9.3 -> 10 GPUs -> 2 nodes of 8
-    f = F.fit_device(DS3, CAT.devices["h100-sxm"], SV, 8192, 1)
+    f = F.fit_device(DS3, CAT.devices["h100-sxm"], 8192, 1)
     assert f.best.devices == 9
     assert f.usable_fraction == 0.9 and f.node_size == 8
     assert f.best_deployable.devices == math.ceil((671e9 + (512 + 64) * 61 * 2 * 8192) / 72e9) == 10

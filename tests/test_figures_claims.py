@@ -32,11 +32,11 @@ def test_every_figure_has_unit_rounding_formula_and_formats_everywhere():
 def test_figure_inputs_name_real_catalog_entries():
     from calculators.data import serving
     cat, sv = catalog.load(), serving.load()
-    # serving.toml's entries (links, platforms, engines, efficiency, published measurements) are inputs too
+    # serving.toml's entries (efficiency, acceptance, published measurements) are inputs too
     sections = {"models": cat.models, "devices": cat.devices, "racks": cat.racks,
                 "measurements": {**cat.measurements, **sv.measurements}, "data": cat.data,
-                "interconnects": sv.interconnects, "platforms": sv.platforms, "engines": sv.engines,
-                "efficiency": sv.efficiency, "acceptance": sv.acceptance, "latencies": sv.latencies}
+                "interconnects": cat.interconnects, "platforms": cat.platforms, "engines": cat.engines,
+                "efficiency": sv.efficiency, "acceptance": sv.acceptance, "latencies": cat.latencies}
     for fig in REG.values():
         for ref in fig.inputs:
             section, key = ref.split(".", 1)

@@ -306,12 +306,12 @@ def test_hand_check_of_the_tp8_expected_speed():
     table, of which one row is read) and 1/8 of the KV cache (80 layers × 2 × 8 KV heads × 128 × 2 B × 2,000);
     at 3.35 TB/s × 3,000/3,350 (FlashMLA's achieved share, serving.toml); plus 160 all-reduces (2 per layer),
     each 2 × 7/8 × 8,192 × 2 B over NVLink 4's 450 GB/s, plus 2.3 µs per message (nccl-tests on 8 H200/H800,
-    NVIDIA/nccl issue 1940, serving.toml)."""
+    NVIDIA/nccl issue 1940, catalog.toml)."""
     c = _config("llama-3.1-70b.json")
-    serving = _toml("serving.toml")
+    serving, cat = _toml("serving.toml"), _toml("catalog.toml")
     eff = serving["efficiency"]["flashmla-h800"]["achieved_bytes_per_s"] / serving["efficiency"]["flashmla-h800"]["peak_bytes_per_s"]
-    link = serving["interconnects"]["nvlink4"]["bytes_per_s"]
-    assert serving["interconnects"]["nvlink4"]["latency_s"] == 2.3e-6
+    link = cat["interconnects"]["nvlink4"]["bytes_per_s"]
+    assert cat["interconnects"]["nvlink4"]["latency_s"] == 2.3e-6
     head_dim = c["hidden_size"] // c["num_attention_heads"]
     kv = c["num_hidden_layers"] * 2 * c["num_key_value_heads"] * head_dim * 2 * 2000
     per_gpu = _llama70b_read_bytes() / 8 + kv / 8

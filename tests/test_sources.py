@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-from calculators.data import catalog
+from calculators.data import catalog, sources
 from checkutil import ROOT, build, find, run
 from sitebuild import citations
 
@@ -31,9 +31,9 @@ def _records():
 def test_every_entry_links_its_source_or_says_why_not(entry, src):
     assert src.url or src.url_reason, f"{entry} has neither url nor url_reason"
     if src.url:
-        assert catalog.url_problem(src.url) == "", src.url
+        assert sources.url_problem(src.url) == "", src.url
         assert src.url.startswith("https://")
-    assert src.kind in catalog.SOURCE_KINDS
+    assert src.kind in sources.SOURCE_KINDS
 
 
 def test_one_address_one_title():
@@ -60,7 +60,7 @@ def test_papers_link_their_arxiv_or_doi_page():
     ("example.com/x", "not an https address"),
 ])
 def test_malformed_addresses_are_named(url, problem):
-    assert problem in catalog.url_problem(url)
+    assert problem in sources.url_problem(url)
 
 
 def _catalog_text_without(field_line: str) -> tuple:
@@ -75,24 +75,25 @@ def _catalog_text_without(field_line: str) -> tuple:
 
 def test_entry_without_url_names_file_line_and_fix():
     text, header_line, header = _catalog_text_without('url = "https://www.nvidia.com/en-us/data-center/h100/"')
-    with pytest.raises(catalog.CatalogError) as err:
+    with pytest.raises(catalog.DataError) as err:
         catalog.load_text(text)
     message = str(err.value)
-    assert message.startswith(f"calculators/data/catalog.toml:{header_line}: ")
-    assert "devices.h100-sxm" in message and "'url'" in message and "url_reason" in message
+    entry = header.strip("[]").replace('"', "")
+    assert message == (f"calculators/data/catalog.toml:{header_line}: entry '{entry}', field 'url': "
+                       "missing: give the document's https address, or say in url_reason why there is none"), message
 
 
 def test_plain_http_is_refused_with_the_entry():
     text = (ROOT / "calculators" / "data" / "catalog.toml").read_text(encoding="utf-8")
     broken = text.replace('url = "https://arxiv.org/abs/2405.07518"', 'url = "http://arxiv.org/abs/2405.07518"', 1)
-    with pytest.raises(catalog.CatalogError, match=r"catalog\.toml:\d+: .*'url'.*not an https address"):
+    with pytest.raises(catalog.DataError, match=r"catalog\.toml:\d+: .*'url'.*not an https address"):
         catalog.load_text(broken)
 
 
 def test_unknown_source_kind_is_refused():
     text = (ROOT / "calculators" / "data" / "catalog.toml").read_text(encoding="utf-8")
     broken = text.replace('kind = "datasheet"', 'kind = "rumour"', 1)
-    with pytest.raises(catalog.CatalogError, match=r"'kind'.*unknown source kind 'rumour'"):
+    with pytest.raises(catalog.DataError, match=r"'kind'.*unknown source kind 'rumour'"):
         catalog.load_text(broken)
 
 

@@ -24,7 +24,9 @@ from babel.messages.pofile import read_po, write_po
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from calculators.arch import architecture  # noqa: E402
 from calculators.data import catalog as cat_mod  # noqa: E402
+from calculators.data import sources  # noqa: E402
 from calculators.article import claims  # noqa: E402
 from calculators.article import figures  # noqa: E402
 
@@ -77,15 +79,15 @@ def _collect_data(add) -> None:
     for key, ms in serving.load().measurements.items():
         add(ms.who, "measured-by", ("calculators/data/serving.toml", 0),
             f"Who measured measurements.{key} in serving.toml, on what (measurements table); keep product and company names.")
-    for kind in cat_mod.SOURCE_KINDS:
+    for kind in sources.SOURCE_KINDS:
         add(kind, "source-kind", where, "What kind of document a source is (datasheet, paper, ...), shown after its title.")
     for section in ("models", "devices", "racks", "measurements", "data"):
         for key, rec in getattr(cat, section).items():
             if rec.src.url_reason:
                 add(rec.src.url_reason, "url-reason", where, f"Why the source of {section}.{key} has no link (sources page).")
-    for level in cat_mod.CONFIDENCE:
+    for level in sources.CONFIDENCE:
         add(level, "confidence", where, "Confidence of a sourced datum: high = read in the primary source, medium = secondary or inferred, low = assumption.")
-    for kind in cat_mod.ATTENTION_KINDS:
+    for kind in architecture.ATTENTION_KINDS:
         add(kind, "attention", where, "Attention design of a model; translate as a short noun phrase.")
     for c in claims.CLAIMS:
         add(c.text, "claim", ("calculators/article/claims.py", 0), f"Claim {c.n} as commonly made; keep its numbers exactly as they are.")

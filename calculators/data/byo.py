@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 
-from ..arch import architecture as A
+from ..arch import config as A
 from ..arch import precision as P
 from .catalog import Source
 from .models import Model
@@ -87,7 +87,7 @@ def parse(text: str) -> dict:
     return cfg
 
 
-def _name(cfg: dict, arch: A.Architecture) -> str:
+def _name(cfg: dict, arch) -> str:
     for value in (cfg.get("_name_or_path"), (cfg.get("architectures") or [None])[0], arch.model_type):
         if isinstance(value, str) and value.strip():
             return value.strip()[:80]

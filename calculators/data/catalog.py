@@ -1,94 +1,30 @@
 """Load and validate the sourced catalog (catalog.toml) into typed records.
 
-Why a validator of our own instead of a schema library: the package must run
-in the browser on Pyodide with the standard library only, and the errors must
-name the entry and the field so that whoever edits the TOML can fix it at once.
+The catalog holds every sourced datum the model reads, once: models (each
+built from its config.json), the hardware (interconnects, engines, devices and
+racks: calculators/data/devices.py reads those), published measurements and
+other sourced data. An error names the file, the line, the entry and the field
+in one line (calculators/data/sources.py).
 """
 
 from __future__ import annotations
 
-import datetime as _dt
 import json
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from urllib.parse import urlsplit
 
-from ..arch import architecture as A
-from .models import Model, WeightGroup, card_agrees  # noqa: F401 (re-exported)
-from ..arch.precision import GROUPS, PRECISIONS
+from ..arch import config as A
+from ..arch.precision import GROUPS
+from . import devices as H
+from . import sources as V
+from .devices import Device, Engine, Interconnect, MemoryTier, Node, Rack  # noqa: F401 (the catalog's record types)
+from .models import Model, WeightGroup, card_agrees  # noqa: F401
+from .sources import DataError, Source
 
-# Bits per stored value live in calculators/precision.py (re-exported here for
-# the validators below and older callers).
-ATTENTION_KINDS = ("gqa", "alternating_sliding", "mla", "unmodelled")
-CONFIDENCE = ("high", "medium", "low")
-# What kind of document a source is: a closed list, because each kind's label
-# is translated through the locale files (msgctxt "source-kind") and a page
-# must never show an English label inside German, Danish or Italian text.
-SOURCE_KINDS = ("datasheet", "paper", "model-card", "config", "code", "vendor-page", "vendor-blog",
-                "benchmark-page", "conference-talk", "press-coverage", "article", "issue-thread")
-
-
-class CatalogError(ValueError):
-    """A catalog entry is missing a field or holds an impossible value."""
-
-    def __init__(self, entry: str, field_name: str, problem: str):
-        self.entry, self.field, self.problem = entry, field_name, problem
-        super().__init__(f"catalog entry '{entry}', field '{field_name}': {problem}")
-
-
-@dataclass(frozen=True)
-class Source:
-    """Where a datum comes from; every record has one."""
-
-    source: str               # the document's title, in its own language
-    accessed: str
-    confidence: str
-    note: str = ""
-    kind: str = "article"     # one of SOURCE_KINDS
-    url: str = ""             # https address of the document
-    url_reason: str = ""      # why there is no url (a talk without slides, ...)
-
-
-@dataclass(frozen=True)
-class MemoryTier:
-    tier: str
-    bytes: float
-    bytes_per_s: float | None = None
-    confidence: str = "high"
-
-
-@dataclass(frozen=True)
-class Device:
-    key: str
-    name: str
-    memory: tuple[MemoryTier, ...]
-    serving_tier: str
-    peak_flops: dict
-    src: Source
-    power_w: float | None = None
-    peak_flops_sparse: dict = field(default_factory=dict)
-
-    def tier(self, name: str) -> MemoryTier:
-        for t in self.memory:
-            if t.tier == name:
-                return t
-        raise KeyError(f"device '{self.key}' has no memory tier '{name}'")
-
-    @property
-    def serving(self) -> MemoryTier:
-        return self.tier(self.serving_tier)
-
-
-@dataclass(frozen=True)
-class Rack:
-    key: str
-    name: str
-    device: str
-    count: int
-    power_w: float
-    src: Source
+PATH = "calculators/data/catalog.toml"
+SECTIONS = ("interconnects", "engines", "devices", "racks", "models", "measurements", "data")
 
 
 @dataclass(frozen=True)
@@ -124,6 +60,15 @@ class Datum:
     src: Source
 
 
+@dataclass(frozen=True)
+class LatencyRecord:
+    """A link's measured per-message latency, as a figure input (`latencies.<link>`): its source is the
+    measurement's, not the link's datasheet."""
+
+    name: str
+    src: Source
+
+
 @dataclass(frozen=True, eq=False)
 class Catalog:
     """The loaded catalog. Compared and hashed by identity (eq=False): a pure function of a catalog can be
@@ -134,82 +79,21 @@ class Catalog:
     racks: dict
     measurements: dict
     data: dict
+    interconnects: dict
+    engines: dict
+
+    @property
+    def platforms(self) -> dict:
+        """Each device's node (`platforms.<device>` as a figure input names it)."""
+        return {k: d.node for k, d in self.devices.items()}
+
+    @property
+    def latencies(self) -> dict:
+        """Links whose per-message latency is measured, as figure inputs (`latencies.<link>`)."""
+        return {k: LatencyRecord(i.name, i.latency_src) for k, i in self.interconnects.items() if i.latency_src is not None}
 
 
-# ---------------------------------------------------------------- validation
-
-
-def _req(entry: str, raw: dict, name: str, kind):
-    """Fetch a required field of the given type, or fail naming entry and field."""
-    if name not in raw:
-        raise CatalogError(entry, name, "missing")
-    return _check_type(entry, name, raw[name], kind)
-
-
-def _opt(entry: str, raw: dict, name: str, kind, default=None):
-    return _check_type(entry, name, raw[name], kind) if name in raw else default
-
-
-def _check_type(entry, name, value, kind):
-    if kind is float:
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise CatalogError(entry, name, f"expected a number, got {value!r}")
-        return float(value)
-    if kind is int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise CatalogError(entry, name, f"expected a whole number, got {value!r}")
-        return value
-    if not isinstance(value, kind):
-        raise CatalogError(entry, name, f"expected {kind.__name__}, got {value!r}")
-    return value
-
-
-def _positive(entry, name, value):
-    if value is not None and not value > 0:
-        raise CatalogError(entry, name, f"must be greater than zero, got {value!r}")
-    return value
-
-
-def _source(entry: str, raw: dict) -> Source:
-    accessed = _req(entry, raw, "accessed", str)
-    try:
-        _dt.date.fromisoformat(accessed)
-    except ValueError:
-        raise CatalogError(entry, "accessed", f"not an ISO date (YYYY-MM-DD): {accessed!r}") from None
-    confidence = _req(entry, raw, "confidence", str)
-    if confidence not in CONFIDENCE:
-        raise CatalogError(entry, "confidence", f"unknown confidence {confidence!r}; use one of {CONFIDENCE}")
-    source = _req(entry, raw, "source", str)
-    if not source.strip():
-        raise CatalogError(entry, "source", "empty")
-    kind = _req(entry, raw, "kind", str)
-    if kind not in SOURCE_KINDS:
-        raise CatalogError(entry, "kind", f"unknown source kind {kind!r}; use one of {', '.join(SOURCE_KINDS)}")
-    url, reason = _opt(entry, raw, "url", str, ""), _opt(entry, raw, "url_reason", str, "").strip()
-    if url:
-        problem = url_problem(url)
-        if problem:
-            raise CatalogError(entry, "url", problem)
-    elif not reason:
-        raise CatalogError(entry, "url", "missing: give the document's https address, or say in url_reason why there is none")
-    return Source(source, accessed, confidence, _opt(entry, raw, "note", str, ""), kind, url, reason)
-
-
-def url_problem(url: str) -> str:
-    """Why `url` is not a well-formed https address, or "" (checked offline: form only, no request)."""
-    parts = urlsplit(url)
-    if parts.scheme != "https":
-        return f"{url!r} is not an https address"
-    host = parts.hostname or ""
-    if "." not in host or any(c.isspace() for c in url) or host.startswith(".") or host.endswith("."):
-        return f"{url!r} has no valid host name"
-    return ""
-
-
-def _precision(entry, name, value):
-    if value not in PRECISIONS:
-        raise CatalogError(entry, name, f"unknown precision {value!r}; known: {', '.join(PRECISIONS)}")
-    return value
+# ---------------------------------------------------------------- entries
 
 
 def read_config(name: str) -> dict:
@@ -220,34 +104,34 @@ def read_config(name: str) -> dict:
 
 def _model(key: str, raw: dict, configs=read_config) -> Model:
     entry = f"models.{key}"
-    dtypes = _opt(entry, raw, "tensor_dtypes", dict, {})
+    dtypes = V.optional(entry, raw, "tensor_dtypes", dict, {})
     for g, p in dtypes.items():
         if g not in GROUPS:
-            raise CatalogError(entry, f"tensor_dtypes.{g}", f"unknown tensor group; known: {', '.join(GROUPS)}")
-        _precision(entry, f"tensor_dtypes.{g}", p)
-    config_file = _opt(entry, raw, "config", str)
+            raise DataError(entry, f"tensor_dtypes.{g}", f"unknown tensor group; known: {', '.join(GROUPS)}")
+        V.precision(entry, f"tensor_dtypes.{g}", p)
+    config_file = V.optional(entry, raw, "config", str)
     arch = None
     if config_file:
         try:
             arch = A.from_config(configs(config_file), dtypes)
         except FileNotFoundError:
-            raise CatalogError(entry, "config", f"no file calculators/configs/{config_file}") from None
+            raise DataError(entry, "config", f"no file calculators/configs/{config_file}") from None
         except (A.ConfigError, json.JSONDecodeError) as e:
-            raise CatalogError(entry, "config", f"{config_file}: {e}") from None
+            raise DataError(entry, "config", f"{config_file}: {e}") from None
     m = Model(
         key=key,
-        name=_req(entry, raw, "name", str),
-        max_context=_positive(entry, "max_context", _req(entry, raw, "max_context", int)),
-        src=_source(entry, raw),
-        card_total_params=_positive(entry, "card_total_params", _req(entry, raw, "card_total_params", float)),
+        name=V.required(entry, raw, "name", str),
+        max_context=V.positive(entry, "max_context", V.required(entry, raw, "max_context", int)),
+        src=V.source(entry, raw),
+        card_total_params=V.positive(entry, "card_total_params", V.required(entry, raw, "card_total_params", float)),
         arch=arch,
-        card_active_params=_positive(entry, "card_active_params", _opt(entry, raw, "card_active_params", float)),
-        card_active_counts_embedding=_opt(entry, raw, "card_active_counts_embedding", bool, False),
-        card_unit=_opt(entry, raw, "card_unit", float, 0.0),
+        card_active_params=V.positive(entry, "card_active_params", V.optional(entry, raw, "card_active_params", float)),
+        card_active_counts_embedding=V.optional(entry, raw, "card_active_counts_embedding", bool, False),
+        card_unit=V.optional(entry, raw, "card_unit", float, 0.0),
         config_file=config_file,
     )
     if m.card_active_params and m.card_active_params > m.card_total_params:
-        raise CatalogError(entry, "card_active_params", "exceeds card_total_params")
+        raise DataError(entry, "card_active_params", "exceeds card_total_params")
     if arch:
         _check_card(entry, "card_total_params", arch.total_params(), m.card_total_params, m.card_unit)
         if m.card_active_params:
@@ -259,157 +143,87 @@ def _model(key: str, raw: dict, configs=read_config) -> Model:
 def _check_card(entry: str, name: str, derived: float, card: float, unit: float) -> None:
     """The config and the model card must describe the same model: a wrong config file fails here."""
     if not card_agrees(derived, card, unit):
-        raise CatalogError(entry, name, f"the config gives {derived / 1e9:.2f} B parameters, the card {card / 1e9:.2f} B "
+        raise DataError(entry, name, f"the config gives {derived / 1e9:.2f} B parameters, the card {card / 1e9:.2f} B "
                                         "(more than 1 % apart): check the config file and the card")
-
-
-def _device(key: str, raw: dict) -> Device:
-    entry = f"devices.{key}"
-    tiers = []
-    for i, t in enumerate(_req(entry, raw, "memory", list)):
-        where = f"{entry}.memory[{i}]"
-        tiers.append(
-            MemoryTier(
-                tier=_req(where, t, "tier", str),
-                bytes=_positive(where, "bytes", _req(where, t, "bytes", float)),
-                bytes_per_s=_positive(where, "bytes_per_s", _opt(where, t, "bytes_per_s", float)),
-                confidence=_opt(where, t, "confidence", str, "high"),
-            )
-        )
-    if not tiers:
-        raise CatalogError(entry, "memory", "needs at least one memory tier")
-    peaks = {}
-    for name in ("peak_flops", "peak_flops_sparse"):
-        table = _opt(entry, raw, name, dict, {})
-        for prec, value in table.items():
-            _precision(entry, f"{name}.{prec}", prec)
-            peaks.setdefault(name, {})[prec] = _positive(entry, f"{name}.{prec}", _check_type(entry, f"{name}.{prec}", value, float))
-    d = Device(
-        key=key,
-        name=_req(entry, raw, "name", str),
-        memory=tuple(tiers),
-        serving_tier=_req(entry, raw, "serving_tier", str),
-        peak_flops=peaks.get("peak_flops", {}),
-        peak_flops_sparse=peaks.get("peak_flops_sparse", {}),
-        power_w=_positive(entry, "power_w", _opt(entry, raw, "power_w", float)),
-        src=_source(entry, raw),
-    )
-    try:
-        serving = d.serving
-    except KeyError:
-        raise CatalogError(entry, "serving_tier", f"names no tier in memory: {d.serving_tier!r}") from None
-    if serving.bytes_per_s is None:
-        raise CatalogError(entry, "serving_tier", "the serving tier needs bytes_per_s")
-    return d
-
-
-def _rack(key: str, raw: dict, devices: dict) -> Rack:
-    entry = f"racks.{key}"
-    device = _req(entry, raw, "device", str)
-    if device not in devices:
-        raise CatalogError(entry, "device", f"unknown device {device!r}")
-    return Rack(
-        key=key,
-        name=_req(entry, raw, "name", str),
-        device=device,
-        count=_positive(entry, "count", _req(entry, raw, "count", int)),
-        power_w=_positive(entry, "power_w", _req(entry, raw, "power_w", float)),
-        src=_source(entry, raw),
-    )
 
 
 def _measurement(key: str, raw: dict, models: dict, devices: dict) -> Measurement:
     entry = f"measurements.{key}"
-    model = _req(entry, raw, "model", str)
+    model = V.required(entry, raw, "model", str)
     if model not in models:
-        raise CatalogError(entry, "model", f"unknown model {model!r}")
-    dep = _req(entry, raw, "deployment", dict)
-    device = _req(f"{entry}.deployment", dep, "device", str)
+        raise DataError(entry, "model", f"unknown model {model!r}")
+    dep = V.required(entry, raw, "deployment", dict)
+    device = V.required(f"{entry}.deployment", dep, "device", str)
     if device not in devices:
-        raise CatalogError(entry, "deployment.device", f"unknown device {device!r}")
-    low, high = _measured_range(entry, raw)
-    conf = _req(entry, raw, "deployment_confidence", str)
-    if conf not in CONFIDENCE:
-        raise CatalogError(entry, "deployment_confidence", f"unknown confidence {conf!r}")
+        raise DataError(entry, "deployment.device", f"unknown device {device!r}")
+    low, high = V.measured_range(entry, raw)
+    conf = V.required(entry, raw, "deployment_confidence", str)
+    if conf not in V.CONFIDENCE:
+        raise DataError(entry, "deployment_confidence", f"unknown confidence {conf!r}")
     return Measurement(
         key=key,
         model=model,
-        who=_req(entry, raw, "who", str),
+        who=V.required(entry, raw, "who", str),
         low=low,
         high=high,
-        date=_req(entry, raw, "date", str),
+        date=V.required(entry, raw, "date", str),
         device=device,
-        count=_positive(entry, "deployment.count", _req(f"{entry}.deployment", dep, "count", int)),
+        count=V.positive(entry, "deployment.count", V.required(f"{entry}.deployment", dep, "count", int)),
         deployment_confidence=conf,
-        src=_source(entry, raw),
+        src=V.source(entry, raw),
     )
-
-
-def _measured_range(entry: str, raw: dict) -> tuple[float, float]:
-    """A measured speed's low and high ends (equal for a single value), both positive, low first."""
-    low = _positive(entry, "low", _req(entry, raw, "low", float))
-    high = _positive(entry, "high", _req(entry, raw, "high", float))
-    if high < low:
-        raise CatalogError(entry, "high", "is below low")
-    return low, high
 
 
 def _datum(key: str, raw: dict) -> Datum:
     entry = f"data.{key}"
-    value = _req(entry, raw, "value", list)
+    value = V.required(entry, raw, "value", list)
     if len(value) != 2:
-        raise CatalogError(entry, "value", "expected [low, high]")
-    low, high = (_positive(entry, "value", _check_type(entry, "value", v, float)) for v in value)
+        raise DataError(entry, "value", "expected [low, high]")
+    low, high = (V.positive(entry, "value", V.check_type(entry, "value", v, float)) for v in value)
     if high < low:
-        raise CatalogError(entry, "value", "high is below low")
-    return Datum(key, low, high, _req(entry, raw, "unit", str), _req(entry, raw, "what", str), _source(entry, raw))
-
-
-def _not_split_key(entry: str, value) -> None:
-    """TOML reads [models.llama-3.1-8b] as nested tables; say so instead of 'field missing'."""
-    if isinstance(value, dict) and value and all(isinstance(v, dict) for v in value.values()):
-        raise CatalogError(entry, "(key)", "holds only sub-tables: a key with a dot must be quoted, e.g. [models.\"llama-3.1-8b\"]")
+        raise DataError(entry, "value", "high is below low")
+    return Datum(key, low, high, V.required(entry, raw, "unit", str), V.required(entry, raw, "what", str), V.source(entry, raw))
 
 
 def parse_catalog(raw: dict) -> Catalog:
     """Validate a parsed TOML document and build the catalog records."""
-    for section in ("models", "devices", "racks", "measurements", "data"):
+    for section in SECTIONS:
         if section not in raw:
-            raise CatalogError(section, "(section)", "missing")
-    for section in ("models", "devices", "racks", "measurements", "data"):
+            raise DataError(section, "(section)", "missing")
+        if not isinstance(raw[section], dict):
+            raise DataError(section, "(section)", "expected a table of entries")
         for key, value in raw[section].items():
-            _not_split_key(f"{section}.{key}", value)
+            V.not_split_key(f"{section}.{key}", value)
+            if not isinstance(value, dict):
+                raise DataError(f"{section}.{key}", "(entry)", "expected a table of fields")
+    links = {k: H.interconnect(k, v) for k, v in raw["interconnects"].items()}
+    engines = {k: H.engine(k, v) for k, v in raw["engines"].items()}
+    devices = {k: H.device(k, v, links, engines) for k, v in raw["devices"].items()}
+    racks = {k: H.rack(k, v, devices) for k, v in raw["racks"].items()}
     models = {k: _model(k, v) for k, v in raw["models"].items()}
-    devices = {k: _device(k, v) for k, v in raw["devices"].items()}
-    racks = {k: _rack(k, v, devices) for k, v in raw["racks"].items()}
     measurements = {k: _measurement(k, v, models, devices) for k, v in raw["measurements"].items()}
     data = {k: _datum(k, v) for k, v in raw["data"].items()}
-    return Catalog(models, devices, racks, measurements, data)
+    return Catalog(models, devices, racks, measurements, data, links, engines)
 
 
-def load_text(text: str, path: str = "calculators/data/catalog.toml") -> Catalog:
+def load_text(text: str, path: str = PATH) -> Catalog:
     """Parse and validate; an error names file and line of the entry it concerns."""
     try:
-        return parse_catalog(tomllib.loads(text))
-    except CatalogError as err:
-        line = entry_line(text, err.entry)
-        err.args = (f"{path}:{line}: {err}" if line else f"{path}: {err}",)
-        raise
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise DataError("(file)", "(syntax)", f"not valid TOML: {err}").locate(path, "") from None
+    try:
+        return parse_catalog(raw)
+    except DataError as err:
+        raise err.locate(path, text) from None
 
 
-def entry_line(text: str, entry: str) -> int:
-    """The line of the table header `[section.key]` (key quoted or not), or 0."""
-    section, _, key = entry.partition(".")
-    key = key.split(".deployment")[0]
-    wanted = {f"[{section}.{key}]", f'[{section}."{key}"]'}
-    for n, line in enumerate(text.splitlines(), 1):
-        if line.strip() in wanted:
-            return n
-    return 0
+def text() -> str:
+    """The packaged catalog.toml, as text."""
+    return resources.files("calculators.data").joinpath("catalog.toml").read_text(encoding="utf-8")
 
 
 @lru_cache(maxsize=1)
 def load() -> Catalog:
     """The packaged catalog, parsed once per process (it never changes at run time)."""
-    text = resources.files("calculators.data").joinpath("catalog.toml").read_text(encoding="utf-8")
-    return load_text(text)
+    return load_text(text())

@@ -10,7 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..arch import config
+from ..arch.architecture import Architecture
 from ..arch.precision import Precision
+from .sources import Source
 
 
 @dataclass(frozen=True)
@@ -42,9 +45,9 @@ class Model:
     key: str
     name: str
     max_context: int
-    src: object                          # catalog.Source
+    src: Source
     card_total_params: float
-    arch: object = None                  # architecture.Architecture, or None when no config was read
+    arch: Architecture | None = None     # None when no config was read
     card_active_params: float | None = None
     card_active_counts_embedding: bool = False
     card_unit: float = 0.0
@@ -90,7 +93,7 @@ class Model:
     def variant(self, **config_overrides) -> "Model":
         """The same model with some config fields changed (what-if figures, the custom calculator model)."""
         return Model(self.key, self.name, self.max_context, self.src, self.card_total_params,
-                     self.arch.variant(**config_overrides), self.card_active_params,
+                     config.variant(self.arch, **config_overrides), self.card_active_params,
                      self.card_active_counts_embedding, self.card_unit, self.config_file)
 
 

@@ -219,10 +219,7 @@ def fit(shape: Shape, capacity: float, context: int, batch: int, *, usable_fract
     return Fit(full, reserved, node_size, usable_fraction, bound, reason)
 
 
-def fit_device(shape: Shape, device, serving, context: int, batch: int, limit: int = LIMIT) -> Fit:
-    """fit() with the device's serving memory, its engine reserve and node size from serving.toml."""
-    from ..data.serving import usable_fraction
-    frac, _ = usable_fraction(serving, device.key)
-    platform = serving.platforms.get(device.key)
-    return fit(shape, device.serving.bytes, context, batch, usable_fraction=frac,
-               node_size=platform.node_size if platform else 1, limit=limit)
+def fit_device(shape: Shape, device, context: int, batch: int, limit: int = LIMIT) -> Fit:
+    """fit() with the device's serving memory, its engine's reserve and its node size (calculators/data/devices.py)."""
+    return fit(shape, device.serving.bytes, context, batch, usable_fraction=device.usable_fraction,
+               node_size=device.node.size, limit=limit)

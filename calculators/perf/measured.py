@@ -156,8 +156,7 @@ def _row(key, model, device, who, dep, assumed, context, ctx_assumed, low, high,
     ceiling = _ceiling_with(plain, dep, bw, context)
     stated_p = getattr(pm, "weight_precision", None)
     shape = shape_from_catalog(model, weight_precision=stated_p) if stated_p else plain
-    platform = serving.platforms.get(device.key)
-    link = serving.interconnects[platform.interconnect] if platform else None
+    link = device.link
     eff = default_efficiency(serving)
     step = K.decode_step(shape, dep, bw, context, efficiency=eff, link=link)
     spec, _ = published_spec(pm, model.layers, serving, model.key) if pm is not None else (None, "")

@@ -55,9 +55,7 @@ def speculation(inputs: dict, m: catalog.Model):
 def default_latency_us() -> float:
     """The default per-message latency, in µs: the published small all-reduce measurement for the link
     of the default device's platform (serving.toml; NVLink 4 for H100), 0 where none is published."""
-    sv = serving.load()
-    plat = sv.platforms.get(DEFAULT_DEVICE)
-    lat = sv.interconnects[plat.interconnect].latency_s if plat else None
+    lat = catalog.load().devices[DEFAULT_DEVICE].link.latency_s
     return round((lat or 0.0) * 1e6, 1)
 
 
@@ -246,13 +244,6 @@ EXPECTED_ROWS = (N_("Time per step, expected (efficiency and communication)"),
                  N_("Speed per request, expected"), N_("Throughput of the batch, expected"))
 
 
-def link(device: catalog.Device):
-    """The link between the devices of one node (serving.toml), None where the device has no platform entry."""
-    sv = serving.load()
-    plat = sv.platforms.get(device.key)
-    return sv.interconnects[plat.interconnect] if plat else None
-
-
 def expected_step(inputs: dict, cat: catalog.Catalog, s: M.Step) -> K.Step:
     """The step as served: memory at the achieved share of bandwidth, then the messages on the critical
     path, none overlapped: tensor-parallel all-reduces (two per layer), pipeline hand-offs (one per stage
@@ -260,7 +251,7 @@ def expected_step(inputs: dict, cat: catalog.Catalog, s: M.Step) -> K.Step:
     Built on the ceiling's own bytes, so expected is never faster than the ceiling."""
     m, d = model(inputs, cat), cat.devices[inputs["device"]]
     shape = D.shape_from_catalog(m, inputs["kv_precision"], weight_precision(inputs))
-    msgs = K.messages(shape, deployment(inputs), int(inputs["batch"]), link(d), float(inputs["latency_us"]) * 1e-6)
+    msgs = K.messages(shape, deployment(inputs), int(inputs["batch"]), d.link, float(inputs["latency_us"]) * 1e-6)
     bw = d.serving.bytes_per_s
     return K.Step(s.memory_s * bw, bw, float(inputs["efficiency"]) / 100, msgs, s.compute_s)
 
@@ -289,7 +280,7 @@ def _message_fill(time_s: float, count: int, size: float, locale: str) -> tuple:
 def _comm_rows(e: K.Step, d: catalog.Device, locale: str) -> list:
     """The step's communication: one row when one kind of message is sent, else the sum and a row per kind."""
     if e.unknown:
-        return [Row(COMM_LABEL, COMM_UNKNOWN, fill=(("link", link(d).name, False),))]
+        return [Row(COMM_LABEL, COMM_UNKNOWN, fill=(("link", d.link.name, False),))]
     if not e.messages:
         return [Row(COMM_LABEL, _q(0.0, "seconds", locale))]
     if len(e.messages) == 1:
@@ -363,8 +354,7 @@ def fits(inputs: dict, cat: catalog.Catalog) -> list:
     """(device, Fit) for every catalog device: each scheme's smallest layout, at full memory and at the engine reserve."""
     m, ctx, batch = model(inputs, cat), int(inputs["context"]), int(inputs["batch"])
     shape = D.shape_from_catalog(m, inputs["kv_precision"], weight_precision(inputs))
-    sv = serving.load()
-    return [(d, F.fit_device(shape, d, sv, ctx, batch), shape) for d in cat.devices.values()]
+    return [(d, F.fit_device(shape, d, ctx, batch), shape) for d in cat.devices.values()]
 
 
 def fit_row(d: catalog.Device, f: F.Fit, shape: D.Shape, context: int, batch: int, locale: str) -> Row:

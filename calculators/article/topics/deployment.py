@@ -48,12 +48,12 @@ def rows_of(c) -> dict:
 def _tp8_step70(c):
     """Llama 3.1 70B, BF16, TP over the speed example's H100s, batch 1, its prompt as context."""
     sv = serving_of(c)
-    link = sv.interconnects[sv.platforms[H100].interconnect]
+    link = c.devices[H100].link
     return comm.decode_step(shape_from_catalog(c.models[LLAMA_70B]), Deployment(tp=S.SPEED_DEVICES), c.devices[H100].serving.bytes_per_s,
                             S.SPEED_PROMPT, efficiency=measured.default_efficiency(sv), link=link)
 
 
-@figure("efficiency.default", "percent", "published: achieved share of peak HBM bandwidth in a decode kernel (FlashMLA on H800, serving.toml)",
+@figure("efficiency.default", "percent", "published: achieved share of peak HBM bandwidth in a decode kernel (FlashMLA on H800)",
         ["efficiency.flashmla-h800"], decimals=1)
 def efficiency_default(c): return measured.default_efficiency(serving_of(c))
 
@@ -95,7 +95,7 @@ FIT_CONTEXT = S.CONTEXTS[0]
 
 
 def _fit_ds3(c, device):
-    return fitting.fit_device(shape_from_catalog(c.models[DEEPSEEK_V3]), c.devices[device], serving_of(c), FIT_CONTEXT, 1)
+    return fitting.fit_device(shape_from_catalog(c.models[DEEPSEEK_V3]), c.devices[device], FIT_CONTEXT, 1)
 
 
 _HELD = ("to hold", "deploy.deepseek-v3.held_8k")
@@ -103,11 +103,11 @@ _HELD = ("to hold", "deploy.deepseek-v3.held_8k")
 
 @figure("engine.reserve", "percent", "1 − the share of memory vLLM lets weights and KV cache use", ["engines.vllm"], decimals=0,
         expression=F("{one} − {u}", one=("", 1), u=USABLE))
-def engine_reserve(c): return 1 - serving_of(c).engines["vllm"].usable_fraction
+def engine_reserve(c): return 1 - c.engines["vllm"].usable_fraction
 
 
-@figure("node.h100.gpus", "count", "published: GPUs per HGX node (serving.toml)", ["platforms.h100-sxm"], sig=None, decimals=0)
-def h100_node_gpus(c): return serving_of(c).platforms[H100].node_size
+@figure("node.h100.gpus", "count", "published: GPUs per HGX node", ["platforms.h100-sxm"], sig=None, decimals=0)
+def h100_node_gpus(c): return c.devices[H100].node.size
 
 
 @figure("fit.deepseek-v3.h100.deployable", "count", "whole nodes of GPUs holding FP8 weights + KV cache (8K, batch 1) within the engine's share",
@@ -153,19 +153,19 @@ def tp8_bytes_per_gpu(c): return _tp8_step70(c).streamed_bytes
 def tp8_allreduce_bytes(c): return next(m.wire_bytes for m in _tp8_step70(c).messages if m.what == "tp-allreduce")
 
 
-@figure("interconnect.nvlink4.latency", "seconds", "published: measured NVLink 4 all-reduce latency per message (serving.toml)",
+@figure("interconnect.nvlink4.latency", "seconds", "published: measured NVLink 4 all-reduce latency per message",
         ["latencies.nvlink4"], sig=2)
-def nvlink4_latency(c): return serving_of(c).interconnects["nvlink4"].latency_s
+def nvlink4_latency(c): return c.interconnects["nvlink4"].latency_s
 
 
-@figure("interconnect.nvlink4.bandwidth", "bytes_per_s", "published: NVLink 4 bandwidth per GPU and direction (serving.toml)",
+@figure("interconnect.nvlink4.bandwidth", "bytes_per_s", "published: NVLink 4 bandwidth per GPU and direction",
         ["interconnects.nvlink4"], sig=3)
-def nvlink4_bandwidth(c): return serving_of(c).interconnects["nvlink4"].bytes_per_s
+def nvlink4_bandwidth(c): return c.interconnects["nvlink4"].bytes_per_s
 
 
-@figure("engine.vllm.usable", "percent", "published default: share of GPU memory vLLM lets weights and KV cache use (serving.toml)",
+@figure("engine.vllm.usable", "percent", "published default: share of GPU memory vLLM lets weights and KV cache use",
         ["engines.vllm"], decimals=0)
-def vllm_usable(c): return serving_of(c).engines["vllm"].usable_fraction
+def vllm_usable(c): return c.engines["vllm"].usable_fraction
 
 
 @figure("deploy.deepseek-v3.held_8k", "bytes", "FP8 weights + MLA cache of one request at 8K context", DS3_IN,
@@ -191,7 +191,7 @@ def _util_limit(c, context):
 def _largest_batch(c, context):
     """Requests whose KV cache fits beside the weights in the engine's share of the speed example's GPUs."""
     m, d = c.models[LLAMA_70B], c.devices[H100]
-    room = S.SPEED_DEVICES * d.serving.bytes * serving_of(c).engines["vllm"].usable_fraction - M.weight_bytes_stored(m)
+    room = S.SPEED_DEVICES * d.serving.bytes * c.engines["vllm"].usable_fraction - M.weight_bytes_stored(m)
     return int(room // (context * M.kv_bytes_per_token(m, "bf16")))
 
 

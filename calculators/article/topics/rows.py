@@ -81,13 +81,13 @@ def llama405b_read(c): return M.weight_bytes_read(c.models["llama-3.1-405b"], 1)
 def deepseek_routed(c): return sum(layer.params().get("experts", 0) for layer in c.models["deepseek-v3"].arch.layers)
 
 
-for _ik, _link in SV.load().interconnects.items():
+for _ik, _link in load().interconnects.items():
     if _link.bytes_per_s is not None and _ik != "nvlink4":   # NVLink 4's is a figure of the deployment model
-        figure(f"interconnect.{_ik}.bandwidth", "bytes_per_s", "published: link bandwidth per device and direction (serving.toml)",
-               [f"interconnects.{_ik}"], sig=3)(lambda c, k=_ik: serving_of(c).interconnects[k].bytes_per_s)
+        figure(f"interconnect.{_ik}.bandwidth", "bytes_per_s", "published: link bandwidth per device and direction",
+               [f"interconnects.{_ik}"], sig=3)(lambda c, k=_ik: c.interconnects[k].bytes_per_s)
 
 for _ak in SV.load().acceptance:
-    figure(f"acceptance.{_ak}", "percent", "published: acceptance per proposed token, upper end (serving.toml)",
+    figure(f"acceptance.{_ak}", "percent", "published: acceptance per proposed token, upper end",
            [f"acceptance.{_ak}"], decimals=0)(lambda c, k=_ak: serving_of(c).acceptance[k].high)
 
 _ACCEPT = [f"acceptance.{k}" for k in SV.load().acceptance]
@@ -152,9 +152,8 @@ def _expressions(r, cat, sv) -> dict:
     """The formula objects of one row's figures, by the figure id's last part."""
     key, model, pm = r.key, cat.models[r.model], sv.measurements.get(r.key)
     shape = shape_from_catalog(model)
-    platform = sv.platforms.get(r.device)
-    link_key = platform.interconnect if platform else None
-    link = sv.interconnects[link_key] if platform else None
+    device = cat.devices[r.device]
+    link_key, link = device.node.interconnect, device.link
     bw = ("bandwidth per device", f"row.{key}.bandwidth")
     out = {"kv": _kv(r),
            "streamed": F("{w} ÷ {tp} + {kv} ÷ {split}", w=("read per token", WEIGHTS_READ[r.model]), **_split(r, shape)),
@@ -230,8 +229,7 @@ def _step(c, key):
     """The row's plain decode step in the stated precision, with efficiency and its messages (comm.py)."""
     r, sv = _row(c, key), serving_of(c)
     plain, stated = _shapes(c, key)
-    platform = sv.platforms.get(r.device)
-    link = sv.interconnects[platform.interconnect] if platform else None
+    link = c.devices[r.device].link
     bw = c.devices[r.device].serving.bytes_per_s
     return comm.decode_step(stated or plain, r.deployment, bw, r.context, efficiency=X.default_efficiency(sv), link=link)
 
