@@ -85,7 +85,7 @@ def test_the_status_page_data_follows_the_pages(proj):
     assert translations.status_data(proj) == first
     name = "decode.md"
     path = proj / "docs" / "de" / name   # the German source changes: its translations fall behind
-    path.write_text(path.read_text(encoding="utf-8") + "\n\nEin neuer Absatz.\n", encoding="utf-8")
+    path.write_text(path.read_text(encoding="utf-8") + "\n\n## Ein neuer Abschnitt\n\nEin neuer Absatz.\n", encoding="utf-8")
     again = translations.status_data(proj)
     old = {(s.lang, s.name): s for s in first.statuses}[("en", name)]
     new = {(s.lang, s.name): s for s in again.statuses}[("en", name)]
