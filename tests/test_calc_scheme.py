@@ -13,10 +13,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from calculators.ui import calcs
 from calculators.data import catalog
 from calculators.text import fmt
-from calculators.ui import evaluate as ui
+from calculators.ui import checks, config_messages, decode, fields, inputs, messages
+from calculators.ui import fit as fit_calc
+from calculators.ui import worker as ui
 from calculators.perf import deployment as D
 from sitebuild.strings import Strings
 
@@ -32,7 +33,7 @@ LATENCY = 2.3e-6                  # a small all-reduce over 8 Hopper GPUs, nccl-
 
 def _rows(name, inputs, lang="en"):
     tr = (lambda m: m) if lang == "en" else (lambda m: STRINGS.get(m, lang))
-    return {r.label: r.text(tr).replace("\u00a0", " ") for r in calcs.run(name, inputs, lang).rows}
+    return {r.label: r.text(tr).replace("\u00a0", " ") for r in ui.CALCULATORS[name].run(inputs, lang, catalog.load()).rows}
 
 
 def _tok_s(text: str) -> float:
@@ -52,7 +53,7 @@ def _llama_bytes_per_token(context: int) -> float:
 
 
 def test_default_latency_is_the_published_hopper_figure():
-    assert calcs.DEFAULTS["decode"]["latency_us"] == LATENCY * 1e6 == calcs.DEFAULTS["latency"]["latency_us"]
+    assert ui.CALCULATORS["decode"].defaults["latency_us"] == LATENCY * 1e6 == ui.CALCULATORS["latency"].defaults["latency_us"]
 
 
 def test_tp8_allreduce_time_for_llama_70b_from_bytes_latency_and_bandwidth():
@@ -97,18 +98,18 @@ def test_latency_calculator_shows_ceiling_and_expected_and_times_with_expected()
     rows = _rows("latency", {})
     ceiling, expected = _tok_s(rows["Speed per request, ceiling"]), _tok_s(rows["Speed per request, expected"])
     assert expected < ceiling
-    p = calcs.latency_parts(calcs.DEFAULTS["latency"], CAT)
-    out = calcs.DEFAULTS["latency"]["output"]
+    p = inputs.latency_parts(ui.CALCULATORS["latency"].defaults, CAT)
+    out = ui.CALCULATORS["latency"].defaults["output"]
     assert p["call"] == pytest.approx(p["ttft"] + out / p["speed"])
     assert rows["Communication per step"].endswith("(160 all-reduces of 28.7 KB each)")
     # with stages the prompt too passes them in turn: the first token is not earlier
-    staged = calcs.latency_parts(dict(calcs.DEFAULTS["latency"], pp=2), CAT)
+    staged = inputs.latency_parts(dict(ui.CALCULATORS["latency"].defaults, pp=2), CAT)
     assert staged["ttft"] >= p["ttft"] and staged["speed"] < p["speed"]
 
 
 def test_expert_parallel_replaces_the_moe_layers_second_allreduce_by_all_to_alls():
     # DeepSeek V3: 61 layers, the first 3 dense, 58 MoE; EP keeps 2 all-reduces in dense layers, 1 in MoE layers
-    rows = _rows("decode", {"model": "deepseek-v3", "devices": 16, "ep": calcs.EP_ON})
+    rows = _rows("decode", {"model": "deepseek-v3", "devices": 16, "ep": fields.EP_ON})
     assert rows["Layout"] == "TP16 EP"
     assert f"({3 * 2 + 58 * 1} all-reduces of" in rows["of which tensor-parallel all-reduces"]   # 64
     assert f"(expert all-to-alls: {58 * 2} × " in rows["of which expert all-to-alls"]
@@ -119,13 +120,13 @@ def test_expert_parallel_replaces_the_moe_layers_second_allreduce_by_all_to_alls
 # ------------------------------------------------------------------ refused, in the reader's language
 
 BAD = [  # (calculator, changed fields, field with the message, msgid)
-    ("decode", {"pp": "3"}, "pp", ui.M_PP_DEVICES),
-    ("decode", {"pp": "81", "devices": "81"}, "pp", ui.M_PP_LAYERS),
-    ("decode", {"ep": "on"}, "ep", ui.M_EP_DENSE),
-    ("decode", {"model": "llama-3.1-405b", "pp": "8"}, "pp", ui.M_LAYOUT_NO_FIT),
-    ("latency", {"pp": "5"}, "pp", ui.M_PP_DEVICES),
-    ("latency", {"pp": "160", "devices": "160"}, "pp", ui.M_PP_LAYERS),
-    ("latency", {"ep": "on"}, "ep", ui.M_EP_DENSE),
+    ("decode", {"pp": "3"}, "pp", checks.M_PP_DEVICES),
+    ("decode", {"pp": "81", "devices": "81"}, "pp", checks.M_PP_LAYERS),
+    ("decode", {"ep": "on"}, "ep", checks.M_EP_DENSE),
+    ("decode", {"model": "llama-3.1-405b", "pp": "8"}, "pp", checks.M_LAYOUT_NO_FIT),
+    ("latency", {"pp": "5"}, "pp", checks.M_PP_DEVICES),
+    ("latency", {"pp": "160", "devices": "160"}, "pp", checks.M_PP_LAYERS),
+    ("latency", {"ep": "on"}, "ep", checks.M_EP_DENSE),
 ]
 
 
@@ -133,7 +134,7 @@ BAD = [  # (calculator, changed fields, field with the message, msgid)
 @pytest.mark.parametrize("name, change, field, msgid", BAD, ids=[f"{b[0]}-{b[3][:24]}" for b in BAD])
 def test_impossible_layouts_are_refused_in_the_readers_language(lang, name, change, field, msgid):
     tr = lambda m: STRINGS.get(m, lang)  # noqa: E731
-    texts = dict(ui.default_texts(name, lang), **{k: (ui.display(int(v), lang) if v.isdigit() else v)
+    texts = dict(ui.default_texts(name, lang), **{k: (fields.display(int(v), lang) if v.isdigit() else v)
                                                   for k, v in change.items()})
     out = ui.evaluate(name, texts, lang, tr)
     assert not out["ok"] and not out["html"] and set(out["errors"]) == {field}, out["errors"]
@@ -143,9 +144,9 @@ def test_impossible_layouts_are_refused_in_the_readers_language(lang, name, chan
     assert "{" not in message
     if lang != "en":
         assert tr(msgid) != msgid, f"{msgid!r} is not translated into {lang}"
-    if msgid == ui.M_PP_LAYERS:
+    if msgid == checks.M_PP_LAYERS:
         assert fmt.format_number(80, lang) in message and "Llama 3.1 70B" in message
-    if msgid == ui.M_PP_DEVICES:
+    if msgid == checks.M_PP_DEVICES:
         assert fmt.format_number(int(change["pp"]), lang) in message
 
 
@@ -157,20 +158,20 @@ def test_impossible_layouts_are_refused_in_the_readers_language(lang, name, chan
 def test_bad_assumptions_are_refused_in_the_readers_language(lang, name, field, typed, code):
     tr = lambda m: STRINGS.get(m, lang)  # noqa: E731
     out = ui.evaluate(name, dict(ui.default_texts(name, lang), **{field: typed}), lang, tr)
-    f = next(f for f in ui.FIELDS[name] if f.name == field)
-    assert not out["ok"] and out["errors"][field] == tr(ui.PARSE_MESSAGES[code]).format(
-        max=ui.display(int(f.hi), lang), example=ui.display(ui._EXAMPLES[f.kind], lang))
+    f = next(f for f in ui.CALCULATORS[name].fields if f.name == field)
+    assert not out["ok"] and out["errors"][field] == tr(fields.PARSE_MESSAGES[code]).format(
+        max=fields.display(int(f.hi), lang), example=f.example if isinstance(f.example, str) else fields.display(f.example, lang))
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_new_inputs_and_rows_are_labelled_in_the_readers_language(lang):
     tr = lambda m: STRINGS.get(m, lang)  # noqa: E731
-    labels = {f.name: tr(f.label) for f in ui.FIELDS["decode"]}
-    options = dict(ui.options(next(f for f in ui.FIELDS["decode"] if f.name == "ep"), CAT, tr))
+    labels = {f.name: tr(f.label) for f in ui.CALCULATORS["decode"].fields}
+    options = dict(ui.CALCULATORS["decode"].field("ep").options(CAT, tr))
     rows = _rows("decode", {"pp": 2}, lang)
     if lang != "en":
         assert labels["pp"] != "Pipeline stages" and options["on"] != "on"
-        assert tr(calcs.PIPELINE) != calcs.PIPELINE
+        assert tr(decode.PIPELINE) != decode.PIPELINE
     assert any(v.startswith(fmt.format_number(2, lang) + " ") for v in rows.values())
 
 
@@ -186,10 +187,10 @@ layouts = st.tuples(st.sampled_from([1, 2, 4, 8, 16]), st.sampled_from([1, 2, 4]
 def test_expected_never_exceeds_the_ceiling(layout, batch, ctx, eff, lat, model, ep):
     tp, pp = layout
     moe = model != "llama-3.1-70b"
-    inputs = dict(calcs.DEFAULTS["decode"], model=model, devices=tp * pp, pp=pp, batch=batch, context=ctx,
-                  efficiency=eff, latency_us=lat, ep=calcs.EP_ON if ep and moe else calcs.EP_OFF)
-    s = calcs.step(inputs, CAT)
-    e = calcs.expected_step(inputs, CAT, s)
+    given = dict(ui.CALCULATORS["decode"].defaults, model=model, devices=tp * pp, pp=pp, batch=batch, context=ctx,
+                  efficiency=eff, latency_us=lat, ep=fields.EP_ON if ep and moe else fields.EP_OFF)
+    s = inputs.step(given, CAT)
+    e = inputs.expected_step(given, CAT, s)
     assert e.comm_s >= 0 and all(m.time_s >= 0 for m in e.messages)
     assert e.expected_s >= s.time_s * (1 - 1e-12)
 
@@ -197,8 +198,8 @@ def test_expected_never_exceeds_the_ceiling(layout, batch, ctx, eff, lat, model,
 @settings(max_examples=30, deadline=None)
 @given(tp=st.integers(1, 63), pp=st.sampled_from([1, 2, 4]), batch=st.integers(1, 32), lat=st.floats(0, 50.0))
 def test_communication_grows_with_the_tp_degree(tp, pp, batch, lat):
-    base = dict(calcs.DEFAULTS["decode"], pp=pp, batch=batch, latency_us=lat)
-    comm = lambda n: calcs.expected_step(dict(base, devices=n * pp), CAT, calcs.step(dict(base, devices=n * pp), CAT)).comm_s  # noqa: E731
+    base = dict(ui.CALCULATORS["decode"].defaults, pp=pp, batch=batch, latency_us=lat)
+    comm = lambda n: inputs.expected_step(dict(base, devices=n * pp), CAT, inputs.step(dict(base, devices=n * pp), CAT)).comm_s  # noqa: E731
     assert 0 <= comm(tp) < comm(tp + 1)
 
 

@@ -16,9 +16,10 @@ import re
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from calculators.ui import calcs
 from calculators.text import fmt
-from calculators.ui import evaluate as ui
+from calculators.ui import checks, config_messages, decode, fields, inputs, messages
+from calculators.ui import fit as fit_calc
+from calculators.ui import worker as ui
 from sitebuild import widgets
 from sitebuild.strings import SOURCE_LANG, Strings, catalog
 
@@ -38,11 +39,11 @@ class Recorder:
 
 
 def _number_fields(name):
-    return [f for f in ui.FIELDS[name] if f.kind in ui.NUMBER_KINDS]
+    return [f for f in ui.CALCULATORS[name].fields if isinstance(f, fields.NumberField)]
 
 
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("name", list(ui.FIELDS))
+@pytest.mark.parametrize("name", list(ui.CALCULATORS))
 def test_defaults_compute_and_state_is_empty(name, lang):
     out = ui.evaluate(name, ui.default_texts(name, lang), lang, lambda m: m)
     assert out["ok"] and not out["errors"], out["errors"]
@@ -54,12 +55,12 @@ def test_defaults_compute_and_state_is_empty(name, lang):
 def test_default_texts_are_written_the_way_each_language_writes_numbers():
     assert ui.default_texts("kv_cache", "de")["context"] == "32.768"
     assert ui.default_texts("kv_cache", "en")["context"] == "32,768"
-    assert ui.display(0.5, "it") == "0,5" and ui.display(0.5, "en") == "0.5"
-    assert ui.display(2.25, "da") == "2,25"
+    assert fields.display(0.5, "it") == "0,5" and fields.display(0.5, "en") == "0.5"
+    assert fields.display(2.25, "da") == "2,25"
 
 
 @pytest.mark.parametrize("typed, lang, field, code", [
-    ("", "de", "batch", "empty"), ("abc", "en", "batch", "not_a_number"), ("-4", "da", "batch", "negative"),
+    ("", "de", "batch", "empty"), ("abc", "en", "batch", "not_a_number"), ("-4", "da", "batch", "zero"),
     ("0", "it", "batch", "zero"), ("1e400", "en", "context", "too_large"), ("2,5", "de", "batch", "not_integer"),
     ("2.5", "en", "batch", "not_integer"), ("1.00.000", "de", "batch", "bad_grouping"), ("NaN", "en", "context", "not_a_number"),
     ("inf", "de", "context", "not_a_number"), ("0x10", "en", "batch", "not_a_number"), ("½", "it", "batch", "not_a_number"),
@@ -68,7 +69,7 @@ def test_bad_input_gets_its_message(typed, lang, field, code):
     texts = dict(ui.default_texts("kv_cache", lang), **{field: typed})
     out = ui.evaluate("kv_cache", texts, lang, lambda m: m)
     assert not out["ok"] and out["html"] == ""
-    template = ui.PARSE_MESSAGES[code]
+    template = fields.PARSE_MESSAGES[code]
     pattern = ".+".join(re.escape(p) for p in re.split(r"\{\w+\}", template))
     assert re.fullmatch(pattern, out["errors"][field]), out["errors"]
 
@@ -78,7 +79,7 @@ def test_what_people_type_is_understood():
                                ("da", "32.768", 32768), ("it", "32 768", 32768), ("en", "32,768", 32768)]:
         out = ui.evaluate("kv_cache", dict(ui.default_texts("kv_cache", lang), context=typed), lang, lambda m: m)
         assert out["ok"], (lang, typed, out["errors"])
-        assert out["state"].get("context", str(calcs.DEFAULTS["kv_cache"]["context"])) == str(value)
+        assert out["state"].get("context", str(ui.CALCULATORS["kv_cache"].defaults["context"])) == str(value)
     out = ui.evaluate("latency", dict(ui.default_texts("latency", "de"), tool_s="0,25"), "de", lambda m: m)
     assert out["state"] == {"tool_s": "0.25"}
 
@@ -126,7 +127,7 @@ def _any_text():
 
 
 @settings(max_examples=300, deadline=None)
-@given(name=st.sampled_from(list(ui.FIELDS)), lang=st.sampled_from(LANGS), data=st.data())
+@given(name=st.sampled_from(list(ui.CALCULATORS)), lang=st.sampled_from(LANGS), data=st.data())
 def test_no_typed_text_breaks_a_calculator(name, lang, data):
     texts = ui.default_texts(name, lang)
     for f in _number_fields(name):
@@ -142,7 +143,7 @@ def test_no_typed_text_breaks_a_calculator(name, lang, data):
 
 def test_the_browser_string_table_covers_everything_python_may_translate():
     recorder = Recorder()
-    table = set(ui.browser_strings())
+    table = set(messages.browser_strings())
     cases = {
         "kv_cache": [{}, {"model": "custom"}, {"model": "gpt-oss-120b", "context": "100"}, {"batch": "10000"},
                      {"batch": "-1"}, {"context": "1M"}, {"model": "x"}],
@@ -163,8 +164,8 @@ def test_the_browser_string_table_covers_everything_python_may_translate():
 def test_every_calculator_string_is_in_the_source_catalog():
     """New UI strings must reach locales/*.po (`make messages`) before the build can show them."""
     source = catalog(SOURCE_LANG)
-    needed = set(ui.browser_strings()) | set(ui.STATUS.values()) | {ui.READ_ONLY, ui.STALE, ui.AS_RELEASED_LABEL}
-    needed |= {f.label for fields in ui.FIELDS.values() for f in fields} | set(ui.TITLES.values())
+    needed = set(messages.browser_strings()) | set(messages.STATUS.values()) | {messages.READ_ONLY, messages.STALE, fields.AS_RELEASED_LABEL}
+    needed |= {f.label for calc in ui.CALCULATORS.values() for f in calc.fields} | {c.title for c in ui.CALCULATORS.values()}
     missing = sorted(m for m in needed if source.get(m) is None)
     assert not missing, f"not in locales/{SOURCE_LANG}.po, run `make messages`: {missing}"
 
@@ -176,8 +177,8 @@ def test_page_config_is_a_safe_json_island():
     island = re.search(r'<script type="application/json" id="calc-config">(.*?)</script>', html).group(1)
     assert "</" not in island
     config = json.loads(island)
-    assert config["locale"] == "it" and set(config["strings"]) == set(ui.browser_strings())
-    assert set(config["status"]) == set(ui.STATUS)
+    assert config["locale"] == "it" and set(config["strings"]) == set(messages.browser_strings())
+    assert set(config["status"]) == set(messages.STATUS)
     assert 'src="../assets/calculators.js?v=abc"' in html
 
 

@@ -15,8 +15,9 @@ import pytest
 
 from calculators.data import catalog, sources
 from calculators.text import fmt
-from calculators.ui import calcs
-from calculators.ui import evaluate as ui
+from calculators.ui import checks, config_messages, decode, fields, inputs, messages
+from calculators.ui import fit as fit_calc
+from calculators.ui import worker as ui
 
 TEXT = catalog.text()
 
@@ -65,7 +66,7 @@ def test_a_new_device_is_one_entry(x200):
 
 
 @pytest.mark.parametrize("locale", fmt.LOCALES)
-@pytest.mark.parametrize("name", sorted(ui.FIELDS))
+@pytest.mark.parametrize("name", sorted(ui.CALCULATORS))
 def test_every_calculator_works_with_a_new_device(x200, name, locale):
     texts = ui.default_texts(name, locale)
     if "device" in texts:
@@ -86,7 +87,7 @@ def test_the_new_devices_numbers_by_hand(x200):
     # = all parameters but the input embedding table, plus one of its rows
     read = (70_553_706_496 - 128_256 * 8192 + 8192) * 2
     assert fmt.format_quantity(read / 8 / 6e12, "seconds", "en").replace("\u00a0", " ") in out["html"].replace("\u00a0", " ")
-    fit = calcs.run("fit", {"model": "llama-3.1-70b", "context": 8192, "batch": 1}, "en")
+    fit = ui.CALCULATORS["fit"].run({"model": "llama-3.1-70b", "context": 8192, "batch": 1}, "en", catalog.load())
     row = next(r for r in fit.rows if r.label == "Example X200").text(lambda m: m)
     assert row == "1; deployed: 1 (90% of memory usable)", row
 

@@ -21,16 +21,14 @@ from calculators.text import fmt
 from calculators.text.fmt import (
     LOCALES,
     NBSP,
-    ParseError,
     format_count_words,
     format_number,
     format_percent,
     format_quantity,
     format_range,
-    parse_number,
-    parse_tokens,
     round_decimal,
 )
+from calculators.text.parse import MAX_CHARS, ParseError, parse_number, parse_tokens
 
 locales = st.sampled_from(LOCALES)
 # Babel quantizes in a 28-digit context, so keep |value| * 10**decimals well
@@ -549,3 +547,30 @@ def test_a_percent_range_prints_the_sign_once(locale, expected):
     """'30–44%', not '30%–44%' (the English reviewer's note); German and Danish keep their space before %."""
     from calculators.text import fmt
     assert fmt.format_percent_range(0.30, 0.44, locale).replace("\u202f", "\u00a0") == expected
+
+
+# ------------------------------------------------------------ linear time on any text
+
+
+@pytest.mark.parametrize("text", ["1" + " " * 1_000_000 + "x", " " * 1_000_000, "1" * 1_000_000, "1\u00a0" * 500_000 + "k",
+                                  "1" + "\u202f" * 1_000_000 + "x", "-" + "9" * 1_000_000])
+def test_a_megabyte_of_text_is_refused_at_once(text):
+    """Pasting a megabyte (a run of spaces used to backtrack quadratically: 16,000 spaces took 106 s) is refused in
+    microseconds, with the same message as any other text that is not a number."""
+    import time
+    start = time.perf_counter()
+    with pytest.raises(ParseError) as info:
+        parse_number(text, "de")
+    assert info.value.code == "not_a_number" and len(info.value.text) <= MAX_CHARS
+    assert time.perf_counter() - start < 0.05
+
+
+@pytest.mark.parametrize("n", [10, 40, 80, MAX_CHARS - 2])
+def test_runs_of_spaces_inside_the_limit_stay_fast(n):
+    """Below the length limit the pattern itself is linear: a run of spaces between a digit and a letter."""
+    import time
+    start = time.perf_counter()
+    for _ in range(200):
+        with pytest.raises(ParseError):
+            parse_number("1" + " " * n + "x", "en")
+    assert time.perf_counter() - start < 0.5

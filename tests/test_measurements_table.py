@@ -15,7 +15,7 @@ import pytest
 from calculators.data import catalog
 from calculators.article import claims
 from calculators.article import figures
-from calculators.text import fmt
+from calculators.text import fmt, parse
 from calculators.data import serving
 from calculators.perf import measured as X
 from sitebuild import tables
@@ -36,7 +36,7 @@ def _render(lang, cites=None):
 def _first_number(text: str, lang: str) -> float:
     """The first number of a printed figure ('12.200 tok/s', '0,97×', '4,0 %–5,6 %'), parsed as that locale writes it."""
     m = re.match(r"[\d.,\u00a0\u202f]+\d|\d", html.unescape(text))
-    return fmt.parse_number(m.group(0), lang)
+    return parse.parse_number(m.group(0), lang)
 
 
 RENDERED = {lang: _render(lang) for lang in LANGS}

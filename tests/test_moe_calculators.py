@@ -1,8 +1,9 @@
 """The calculators use the config-built models: expert share, KV precision, integer peaks, counts."""
 
-from calculators.ui import calcs
 from calculators.data import catalog
 from calculators.text import fmt
+from calculators.ui import decode, inputs
+from calculators.ui import worker as ui
 from calculators.perf import roofline as M
 from sitebuild import tables
 
@@ -10,33 +11,32 @@ CAT = catalog.load()
 
 
 def _rows(name, **inputs):
-    return {r.label: r.value for r in calcs.run(name, inputs, "en").rows}
+    return {r.label: r.value for r in ui.CALCULATORS[name].run(inputs, "en", catalog.load()).rows}
 
 
 def test_decode_shows_the_expert_share_for_moe_only():
     moe = _rows("decode", model="qwen3-235b-a22b", device="h200", devices=8, batch=32, context=8192,
                 weight_precision="fp8")
     # 1 - (1 - 8/128)^32 = 0.873: the batch reads 87 % of the experts, so the bound is about 125 tok/s
-    assert moe[calcs.EXPERT_SHARE] == "87%"
+    assert moe[decode.EXPERT_SHARE] == "87%"
     assert moe["Speed per request, ceiling"] == "125\u00a0tok/s"
-    assert calcs.EXPERT_SHARE not in _rows("decode", model="llama-3.1-70b")
+    assert decode.EXPERT_SHARE not in _rows("decode", model="llama-3.1-70b")
 
 
 def test_decode_kv_precision_changes_the_kv_time():
-    bf16 = calcs.step(dict(calcs.DEFAULTS["decode"], batch=16, context=32768), CAT)
-    fp8 = calcs.step(dict(calcs.DEFAULTS["decode"], batch=16, context=32768, kv_precision="fp8"), CAT)
+    bf16 = inputs.step(dict(ui.CALCULATORS["decode"].defaults, batch=16, context=32768), CAT)
+    fp8 = inputs.step(dict(ui.CALCULATORS["decode"].defaults, batch=16, context=32768, kv_precision="fp8"), CAT)
     assert fp8.kv_s * 2 == bf16.kv_s and fp8.weights_s == bf16.weights_s
 
 
 def test_every_kv_calculator_offers_kv_precision():
-    from calculators.ui import evaluate as ui
     for name in ("kv_cache", "decode", "fit", "latency"):
-        assert "kv_precision" in [f.name for f in ui.FIELDS[name]], name
+        assert "kv_precision" in [f.name for f in ui.CALCULATORS[name].fields], name
 
 
 def test_latency_kv_precision_reaches_the_decode_speed():
-    slow = calcs.latency_parts(dict(calcs.DEFAULTS["latency"], prompt=100_000), CAT)["speed"]
-    fast = calcs.latency_parts(dict(calcs.DEFAULTS["latency"], prompt=100_000, kv_precision="fp8"), CAT)["speed"]
+    slow = inputs.latency_parts(dict(ui.CALCULATORS["latency"].defaults, prompt=100_000), CAT)["speed"]
+    fast = inputs.latency_parts(dict(ui.CALCULATORS["latency"].defaults, prompt=100_000, kv_precision="fp8"), CAT)["speed"]
     assert fast > slow
 
 

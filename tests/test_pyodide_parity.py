@@ -249,7 +249,7 @@ def test_harness_fails_on_python_errors(node, wheel, tmp_path):
 # modules the reader's answers come from were imported at build time, in Node,
 # and frozen; parity must hold for them too.
 
-RESTORED_CODE = "import sys\nPRELOADED = 'calculators.ui.evaluate' in sys.modules\n" + PYODIDE_CODE + (
+RESTORED_CODE = "import sys\nPRELOADED = 'calculators.ui.worker' in sys.modules\n" + PYODIDE_CODE + (
     "RESULT = json.dumps(dict(json.loads(RESULT), preloaded=PRELOADED), ensure_ascii=False)\n")
 
 
@@ -269,7 +269,7 @@ def restored_payload(node, wheel, tmp_path_factory) -> dict:
 
 
 def test_restored_runtime_ran_from_the_snapshot(restored_payload):
-    assert restored_payload["preloaded"] is True, "calculators.ui.evaluate was not in the snapshot: this was a plain boot"
+    assert restored_payload["preloaded"] is True, "calculators.ui.worker was not in the snapshot: this was a plain boot"
     assert tuple(restored_payload["version"]) == (3, 14)
     assert "site-packages" in restored_payload["module_file"]
 

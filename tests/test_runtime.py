@@ -45,12 +45,12 @@ def test_the_wheel_path_changes_with_the_sources(tmp_path, monkeypatch):
     """Cache busting: the URL carries a digest of what the wheel is built from."""
     for part in ("calculators/ui", "tools"):
         (tmp_path / part).mkdir(parents=True)
-    for rel in ("calculators/__init__.py", "calculators/ui/evaluate.py", "tools/build_wheel.py", "pyproject.toml"):
+    for rel in ("calculators/__init__.py", "calculators/ui/worker.py", "tools/build_wheel.py", "pyproject.toml"):
         (tmp_path / rel).write_bytes((ROOT / rel).read_bytes())
     monkeypatch.setattr(runtime, "REPO", tmp_path)
     before = runtime.source_digest()
     assert before == runtime.source_digest()
-    (tmp_path / "calculators" / "ui" / "evaluate.py").write_text("# changed\n", encoding="utf-8")
+    (tmp_path / "calculators" / "ui" / "worker.py").write_text("# changed\n", encoding="utf-8")
     assert runtime.source_digest() != before
 
 

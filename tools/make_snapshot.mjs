@@ -53,16 +53,16 @@ import calculators
 for _info in pkgutil.walk_packages(calculators.__path__, "calculators."):
     importlib.import_module(_info.name)
 from calculators.data import catalog
-from calculators.ui import evaluate as ui
+from calculators.ui import worker
 catalog.load()
-for _name in ui.FIELDS:
-    ui.evaluate(_name, ui.default_texts(_name, "en"), "en", lambda m: m)
+for _name in worker.CALCULATORS:
+    worker.evaluate(_name, worker.default_texts(_name, "en"), "en", lambda m: m)
 `;
 // The request the dump must answer as its source interpreter did.
 const PROBE = `
-from calculators.ui import evaluate as ui
-ui.handle(json.dumps({"calc": "decode", "instance": "decode", "locale": "da",
-                      "texts": dict(ui.default_texts("decode", "da"), batch="16")}))
+from calculators.ui import worker
+worker.handle(json.dumps({"calc": "decode", "instance": "decode", "locale": "da",
+                          "texts": dict(worker.default_texts("decode", "da"), batch="16")}))
 `;
 
 function fail(message) {

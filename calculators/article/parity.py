@@ -11,7 +11,8 @@ from . import claims
 from . import figures
 from ..text import fmt
 from ..text import grammar
-from ..ui import evaluate as ui
+from ..data import byo, catalog
+from ..ui import worker
 
 
 def snapshot() -> dict:
@@ -29,5 +30,29 @@ def snapshot() -> dict:
             out[f"grammar:{fig.id}:it"] = grammar.article(it, "al")
             for loc in fmt.LOCALES:
                 out[f"grammar:{fig.id}:{loc}:n"] = grammar.plural_category(fig.format(loc), loc)
-    out.update(ui.snapshot())  # the calculators: defaults, a change and a rejected input, with charts
+    out.update(calculator_cases())  # the calculators: defaults, a change and a rejected input, with charts
+    return out
+
+
+# A change and a rejected input per calculator (a pasted config.json and a broken one are added to each).
+CHANGES = {"kv_cache": {"context": "128K", "model": "gpt-oss-120b"}, "decode": {"batch": "64", "devices": "4"},
+           "fit": {"context": "8K", "batch": "1"}, "latency": {"tool_s": "2.5", "steps": "5"}}
+
+
+def calculator_cases() -> dict:
+    """Calculator outputs for the parity test, per locale: the defaults, a changed input, a rejected one,
+    a reader's config.json and a broken one."""
+    import json
+    ident = lambda m: m  # noqa: E731
+    own = json.dumps(catalog.read_config("gpt-oss-20b.json"))   # a reader's pasted config.json
+    out = {}
+    for name in worker.CALCULATORS:
+        for loc in fmt.LOCALES:
+            base = worker.default_texts(name, loc)
+            for case, texts in (("default", base), ("changed", dict(base, **CHANGES[name])),
+                                ("rejected", dict(base, batch="-1") if "batch" in base else dict(base, steps="0")),
+                                ("config", dict(base, model=byo.BYO, config=own)),
+                                ("bad config", dict(base, model=byo.BYO, config=own[:-40]))):
+                res = worker.evaluate(name, texts, loc, ident)
+                out[f"calc:{name}:{loc}:{case}"] = json.dumps(res, ensure_ascii=False, sort_keys=True)
     return out

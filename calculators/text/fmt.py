@@ -1,4 +1,4 @@
-"""Locale-aware formatting and parsing of the site's figures.
+"""Locale-aware formatting of the site's figures (calculators/text/parse.py reads what readers type).
 
 Every number on the site goes through this module, at build time (CPython) and
 in the reader's browser (Pyodide), so it uses the standard library only.  The
@@ -14,7 +14,6 @@ language, on the server and in the browser.
 from __future__ import annotations
 
 import decimal
-import re
 from decimal import Decimal
 
 __all__ = [
@@ -22,14 +21,11 @@ __all__ = [
     "BYTE_SYMBOL",
     "LOCALES",
     "NBSP",
-    "ParseError",
     "format_count_words",
     "format_number",
     "format_percent",
     "format_quantity",
     "format_range",
-    "parse_number",
-    "parse_tokens",
     "round_decimal",
 ]
 
@@ -396,149 +392,3 @@ def format_count_words(n: int, locale: str) -> str:
     if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n < len(words):
         raise ValueError(f"can spell out integers 0..{len(words) - 1}, got {n!r}")
     return words[n]
-
-
-# --------------------------------------------------------------------------
-# Parsing what readers type
-# --------------------------------------------------------------------------
-
-
-class ParseError(ValueError):
-    """A reader's input that is not an acceptable number.
-
-    ``code`` selects the message in the reader's language (the calculators
-    translate it); ``text`` is what they typed, to echo back.
-    """
-
-    CODES = ("empty", "not_a_number", "negative", "zero", "too_large",
-             "not_integer", "bad_grouping")
-
-    def __init__(self, code: str, text: str):
-        assert code in self.CODES, code
-        super().__init__(f"{code}: {text!r}")
-        self.code = code
-        self.text = text
-
-
-_SPACES = " \u00a0\u202f\u2009"
-_MINUS = "-\u2212"
-_SUFFIXES = {
-    "decimal": {"k": Decimal(1000), "m": Decimal(1000) ** 2},
-    "binary": {"k": Decimal(1024), "m": Decimal(1024) ** 2},
-}
-_NUMBER_RE = re.compile(
-    r"(?P<mant>[0-9.,%s]+)(?:[eE](?P<exp>[+-]?[0-9]{1,6}))?\s*(?P<suf>[kKmM])?" % _SPACES
-)
-
-
-def _split_sign(text: str):
-    """Return (negative, rest); accepts "-", the Unicode minus and "+"."""
-    if text[:1] in _MINUS:
-        return True, text[1:].lstrip()
-    if text[:1] == "+":
-        return False, text[1:].lstrip()
-    return False, text
-
-
-def _check_groups(whole: str, seps: str, text: str) -> str:
-    """Remove grouping marks from the integer part if they group by three.
-
-    One kind of mark per number (spaces of any width count as one kind).
-    """
-    kinds = {("space" if c in _SPACES else c) for c in whole if c in seps}
-    if not kinds:
-        return whole
-    if len(kinds) > 1:
-        raise ParseError("bad_grouping", text)
-    groups = re.split("[" + re.escape(seps) + "]", whole)
-    if not 1 <= len(groups[0]) <= 3 or any(len(g) != 3 for g in groups[1:]):
-        raise ParseError("bad_grouping", text)
-    return "".join(groups)
-
-
-def _decimal_mark(mant: str, sym: dict) -> str:
-    """Which character is the decimal mark in ``mant``.
-
-    Normally the locale's; but a lone other-locale mark followed by other
-    than three digits can only be a decimal mark ("2.5" typed in German).
-    """
-    dec, grp = sym["decimal"], sym["group"]
-    if (dec not in mant and mant.count(grp) == 1
-            and not any(c in _SPACES for c in mant)
-            and len(mant.partition(grp)[2]) != 3):
-        return grp
-    return dec
-
-
-def _mantissa(mant: str, sym: dict, text: str) -> Decimal:
-    """Turn the digits-and-marks part into a Decimal, checking the grouping."""
-    dec = _decimal_mark(mant, sym)
-    seps = (sym["group"] + sym["decimal"]).replace(dec, "") + _SPACES
-    if mant.count(dec) > 1:
-        raise ParseError("not_a_number", text)
-    whole, mark, frac = mant.partition(dec)
-    if any(c in seps for c in frac):
-        raise ParseError("bad_grouping", text)
-    if (mark and not frac) or not (whole or frac):
-        raise ParseError("not_a_number", text)
-    whole = _check_groups(whole, seps, text) if whole else "0"
-    return Decimal(whole + "." + (frac or "0"))
-
-
-def _parse_decimal(text: str, locale: str, suffixes) -> Decimal:
-    """Read ``text`` as a signed Decimal in ``locale``; raise ParseError."""
-    sym = _symbols(locale)
-    stripped = text.strip()
-    if not stripped:
-        raise ParseError("empty", text)
-    negative, body = _split_sign(stripped)
-    m = _NUMBER_RE.fullmatch(body)
-    if not m or not any(c.isdigit() for c in m["mant"]) or (m["exp"] and m["suf"]):
-        raise ParseError("not_a_number", text)
-    value = _mantissa(m["mant"].rstrip(_SPACES), sym, text)
-    if m["exp"]:
-        value = value.scaleb(int(m["exp"]))
-    if m["suf"]:
-        if suffixes is None:
-            raise ParseError("not_a_number", text)
-        value = value * _SUFFIXES[suffixes][m["suf"].lower()]
-    return -value if negative else value
-
-
-def parse_number(text: str, locale: str, *, allow_zero: bool = True,
-                 allow_negative: bool = False, integer: bool = False,
-                 max_value=1e18, suffixes: str | None = "decimal"):
-    """Parse a number as a reader of ``locale`` types it; raise ParseError.
-
-    Accepts the locale's marks, spaces (incl. NBSP, narrow NBSP, thin space)
-    as grouping, a lone other-locale decimal mark, an exponent ("2,5e3") or a
-    k/M suffix ("decimal": 10**3, "binary": 2**10 steps; None: no suffixes).
-    Returns an int when ``integer`` is true, else a float; never NaN or inf.
-    """
-    if suffixes not in (None, "decimal", "binary"):
-        raise ValueError(f"suffixes must be None, 'decimal' or 'binary', got {suffixes!r}")
-    with decimal.localcontext() as ctx:
-        ctx.prec, ctx.Emax, ctx.Emin = 60, decimal.MAX_EMAX, decimal.MIN_EMIN
-        value = _parse_decimal(text, locale, suffixes)
-        value = value.copy_abs() if value.is_zero() else value  # "-0" is 0
-        if value < 0 and not allow_negative:
-            raise ParseError("negative", text)
-        if abs(value) > Decimal(max_value):
-            raise ParseError("too_large", text)
-        as_float = float(value)
-        if not allow_zero and as_float == 0:
-            raise ParseError("zero", text)
-        if integer:
-            if value != value.to_integral_value():
-                raise ParseError("not_integer", text)
-            return int(value)
-        return as_float
-
-
-def parse_tokens(text: str, locale: str, **kw) -> int:
-    """Parse a token count: whole, positive, k/M meaning 1024/1024**2 ("8K" = 8192).
-
-    Context lengths are powers of two by convention, hence binary suffixes.
-    """
-    opts = {"integer": True, "suffixes": "binary", "allow_zero": False} | kw
-    return parse_number(text, locale, **opts)

@@ -1,24 +1,26 @@
 """The calculators' charts: small SVGs drawn from the reader's inputs.
 
-Why they live apart from charts.py: those are the article's fixed charts;
-these take a calculator's typed inputs and are redrawn in the browser (on
-Pyodide) after every change, so they must be cheap and must never fail on
-an input the calculator accepted. The build draws the defaults with the same
-functions, so the static page shows exactly what the browser would draw.
+Why they live apart from calculators/article/charts.py: those are the
+article's fixed charts; these take a calculator's checked inputs and are
+redrawn in the browser (on Pyodide) after every change, so they must be cheap
+and must never fail on an input the calculator accepted. The build draws the
+defaults with the same functions, so the static page shows exactly what the
+browser would draw. Each calculator's `chart` (calculators/ui/<calculator>.py)
+calls its function here.
 
-Every string is a module constant marked with N_, so that calculators/ui.py
-can hand the browser the translations of all of them.
+Every string is a module constant marked with N_ (calculators/ui/messages.py
+hands the browser the translations of all of them).
 """
 
 from __future__ import annotations
 
 import math
 
-from . import calcs
-from ..data import catalog
-from ..text import fmt
 from ..perf import roofline as M
-from .calcs import N_
+from ..text import fmt
+from . import inputs as I
+from .fields import CUSTOM, CUSTOM_LABEL
+from .messages import N_, UNKNOWN
 from .svg import Scale, frame, text, tick_number
 
 W, H = 640, 250
@@ -55,9 +57,6 @@ T_LATENCY = N_("Where the time of an agent loop goes")
 D_LATENCY = N_("Each call waits {ttft} for its first token and {decode} for the rest of the answer; "
                "{steps} calls with {tool} of tool time each take {loop}.")
 
-STRINGS = (X_CONTEXT, Y_KV, L_KV, L_DEVICE_MEMORY, T_KV, D_KV, X_STEP, R_MEMORY, R_COMPUTE, L_WEIGHTS,
-           L_KV_READ, L_PEAK, L_NO_PEAK, T_DECODE, D_DECODE, D_DECODE_NO_PEAK, X_DEVICES, L_NO_FIT, T_FIT, D_FIT, X_TIME,
-           R_CALL, R_LOOP, L_TTFT, L_GENERATE, L_TOOLS, T_LATENCY, D_LATENCY, calcs.CUSTOM_LABEL)
 
 
 # ------------------------------------------------------------------ helpers
@@ -104,19 +103,18 @@ def _hbars(xs: Scale, y: float, height: float, parts: list) -> list:
     return out
 
 
-def _model_name(inputs: dict, m: catalog.Model, tr) -> str:
-    return tr(calcs.CUSTOM_LABEL) if inputs["model"] == calcs.CUSTOM else m.name
+def _model_name(inputs: dict, m, tr) -> str:
+    return tr(CUSTOM_LABEL) if inputs["model"] == CUSTOM else m.name
 
 
 # ------------------------------------------------------------------- charts
 
 
-def kv_cache(inputs: dict, locale: str, tr, chart_id: str, cat: catalog.Catalog | None = None) -> str:
+def kv_cache(inputs: dict, locale: str, tr, chart_id: str, cat) -> str:
     """Total KV cache against context for the chosen model, batch and precision, with the device's memory."""
-    cat = cat or catalog.load()
-    m, d = calcs.model(inputs, cat), cat.devices[inputs["device"]]
+    m, d = I.model(inputs, cat), cat.devices[inputs["device"]]
     ctx, batch, prec = int(inputs["context"]), int(inputs["batch"]), inputs["kv_precision"]
-    limit = m.max_context if inputs["model"] != calcs.CUSTOM else 2 * ctx
+    limit = m.max_context if inputs["model"] != CUSTOM else 2 * ctx
     top = max(ctx, min(limit, 2 * ctx), 16)
     xs_data = {top * i // 32 for i in range(33)} | {ctx}
     if m.sliding_window and m.sliding_window < top:
@@ -165,10 +163,9 @@ def _two_bar_axes(seconds_max: float, left: float, height: int, x_title: str, lo
     return xs, body, factor, row_h, row_h * 0.6
 
 
-def decode(inputs: dict, locale: str, tr, chart_id: str, cat: catalog.Catalog | None = None) -> str:
+def decode(inputs: dict, locale: str, tr, chart_id: str, cat) -> str:
     """One step as two bars: memory time (weights + KV) against arithmetic time at peak."""
-    cat = cat or catalog.load()
-    s = calcs.step(inputs, cat)
+    s = I.step(inputs, cat)
     height, left = 170, 110
     xs, body, factor, row_h, bar = _two_bar_axes(max(s.memory_s, s.compute_s or 0.0), left, height, tr(X_STEP), locale)
     for i, (label, parts) in enumerate([
@@ -181,7 +178,7 @@ def decode(inputs: dict, locale: str, tr, chart_id: str, cat: catalog.Catalog | 
         else:
             body += _hbars(xs, y, bar, parts)
     body += _legend([(1, tr(L_WEIGHTS)), (2, tr(L_KV_READ)), (3, tr(L_PEAK))], BAR_W - LEGEND_W + 12, TOP + 10)
-    verdict = calcs.decode_verdict(s)  # the step is already computed: no second run of the calculator
+    verdict = I.verdict(s)  # the step is already computed: no second run of the calculator
     times = {"weights": fmt.format_quantity(s.weights_s, "seconds", locale),
              "kv": fmt.format_quantity(s.kv_s, "seconds", locale), "verdict": tr(verdict)}
     if s.compute_s is None:
@@ -191,11 +188,10 @@ def decode(inputs: dict, locale: str, tr, chart_id: str, cat: catalog.Catalog | 
     return frame(chart_id, tr(T_DECODE), desc, body, BAR_W, height)
 
 
-def fit(inputs: dict, locale: str, tr, chart_id: str, cat: catalog.Catalog | None = None) -> str:
+def fit(inputs: dict, locale: str, tr, chart_id: str, cat) -> str:
     """Devices needed per device kind, on a logarithmic axis (1 to thousands)."""
-    cat = cat or catalog.load()
-    m = calcs.model(inputs, cat)
-    counts = [(d.name, f.best.devices if f.best else None) for d, f, _ in calcs.fits(inputs, cat)]
+    m = I.model(inputs, cat)
+    counts = [(d.name, f.best.devices if f.best else None) for d, f, _ in I.fits(inputs, cat)]
     left, row_h = 180, 24
     height = TOP + row_h * len(counts) + BOTTOM
     most = max([n for _, n in counts if n is not None] or [1])
@@ -213,16 +209,15 @@ def fit(inputs: dict, locale: str, tr, chart_id: str, cat: catalog.Catalog | Non
         x1 = max(xs(n), left + 3)
         body.append(f'<rect class="chart-bar s1" x="{left}" y="{y:.1f}" width="{x1 - left:.1f}" height="{row_h - 8}"/>')
         body.append(text(x1 + 6, y + 12, fmt.format_number(n, locale), "start"))
-    listed = "; ".join(f"{name}: {calcs.UNKNOWN if n is None else fmt.format_number(n, locale)}" for name, n in counts)
+    listed = "; ".join(f"{name}: {UNKNOWN if n is None else fmt.format_number(n, locale)}" for name, n in counts)
     kv = M.kv_bytes(m, int(inputs["context"]), int(inputs["batch"]), inputs["kv_precision"])
     desc = tr(D_FIT).format(model=m.name, kv=fmt.format_quantity(kv, "bytes", locale), counts=listed)
     return frame(chart_id, tr(T_FIT), desc, body, W, height)
 
 
-def latency(inputs: dict, locale: str, tr, chart_id: str, cat: catalog.Catalog | None = None) -> str:
+def latency(inputs: dict, locale: str, tr, chart_id: str, cat) -> str:
     """One call and the whole agent loop as stacked bars: first token, generation, tools."""
-    cat = cat or catalog.load()
-    p = calcs.latency_parts(inputs, cat)
+    p = I.latency_parts(inputs, cat)
     height, left = 170, 150
     xs, body, factor, row_h, bar = _two_bar_axes(p["loop"], left, height, tr(X_TIME), locale)
     n = p["steps"]
@@ -239,6 +234,3 @@ def latency(inputs: dict, locale: str, tr, chart_id: str, cat: catalog.Catalog |
         steps=fmt.format_number(n, locale), tool=fmt.format_quantity(p["tool"], "seconds", locale),
         loop=fmt.format_quantity(p["loop"], "seconds", locale))
     return frame(chart_id, tr(T_LATENCY), desc, body, BAR_W, height)
-
-
-CHARTS = {"kv_cache": kv_cache, "decode": decode, "fit": fit, "latency": latency}

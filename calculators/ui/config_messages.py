@@ -13,10 +13,9 @@ from ..perf import roofline as M
 from ..arch import precision as P
 from ..arch.layers import MoEMLP
 from ..data.byo import MAX_SHARE_CHARS, ByoError
-from .calcs import N_, Row
+from .calculator import Row
+from .messages import N_
 
-LABEL = N_("your config.json")
-FIELD_LABEL = N_("config.json (paste it, or drop the file here)")
 
 MESSAGES = {
     "too_large": N_("This is too large for a config.json: at most {max} characters are read."),
@@ -50,9 +49,6 @@ NO_LINK = N_("This config is too long for a shareable link (more than {max} char
 GROUPS = {"embeddings": N_("embeddings"), "attention": N_("attention"), "router": N_("router"),
           "experts": N_("routed experts"), "shared_experts": N_("shared experts"), "dense_mlp": N_("dense MLP"),
           "norms": N_("norms"), "lm_head": N_("lm_head")}
-
-STRINGS = (LABEL, FIELD_LABEL, R_NAME, R_PARAMS, R_LAYERS, R_KV, R_EXPERTS, R_PRECISION, R_LINK, EXPERTS, DENSE,
-           NO_LINK) + tuple(MESSAGES.values()) + tuple(KINDS.values()) + tuple(GROUPS.values())
 
 
 def message(err: ByoError, locale: str, tr) -> str:

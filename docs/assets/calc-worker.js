@@ -1,7 +1,7 @@
 // The calculators' Python, in a Web Worker so that the page never freezes.
 //
 // Runs the site's own `calculators` package (the wheel the build made) on
-// Pyodide: every answer comes from calculators.ui.handle, the function the
+// Pyodide: every answer comes from calculators.ui.worker.handle, the function the
 // build used to pre-render the page, so browser and page print the same.
 //
 // Start-up: from the build's memory snapshot of Pyodide with the package already
@@ -24,7 +24,7 @@
 // Messages to the page:
 //   {type: "progress", stage: "package" | "first"}   Pyodide is up / the package is imported
 //   {type: "ready"} | {type: "failed", reason}
-//   {type: "result", id, result}                      the JSON answer of calculators.ui.handle
+//   {type: "result", id, result}                      the JSON answer of calculators.ui.worker.handle
 // Computations sent before "ready" wait for it (the page sends its first ones with "init"):
 // they run one at a time, the waiting ones at once when Python is up.
 
@@ -281,7 +281,7 @@ async function boot({ pyodide: pyodideURL, wheel, snapshot, controlled }) {
   } else {
     await installWheel(py, wheelBytes);
   }
-  const ui = py.pyimport("calculators.ui.evaluate");
+  const ui = py.pyimport("calculators.ui.worker");
   ui.install_strings(JSON.stringify(await strings));
   postMessage({ type: "progress", stage: "first" });
   return ui.handle;
@@ -298,7 +298,7 @@ function start() {
   return boot(urls);
 }
 
-const handle = start(); // Promise of calculators.ui.handle (a Python callable)
+const handle = start(); // Promise of calculators.ui.worker.handle (a Python callable)
 handle.then(
   () => postMessage({ type: "ready" }),
   (err) => postMessage({ type: "failed", reason: String((err && err.message) || err) }),

@@ -86,7 +86,7 @@ class Runtime {
     }
   }
 
-  /** Resolves with calculators.ui.handle's answer, or null once the runtime has failed. */
+  /** Resolves with calculators.ui.worker.handle's answer, or null once the runtime has failed. */
   compute(request) {
     if (this.state === "failed") return Promise.resolve(null);
     this.start();

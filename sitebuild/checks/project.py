@@ -15,7 +15,7 @@ import pathlib
 import sys
 from functools import cached_property, lru_cache
 
-from calculators.ui import calcs
+from calculators.ui import worker
 from calculators.data import catalog
 from calculators.article import charts
 from calculators.article import figures
@@ -58,7 +58,7 @@ class Project:
 
     @property
     def calculators(self) -> dict:
-        return calcs.CALCULATORS
+        return worker.CALCULATORS
 
     @cached_property
     def names(self):

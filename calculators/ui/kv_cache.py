@@ -1,0 +1,47 @@
+"""The KV cache calculator: bytes per token and in total, and whether the cache fits one device's memory."""
+
+from __future__ import annotations
+
+from ..perf import roofline as M
+from ..text import fmt
+from . import charts, checks
+from . import inputs as I
+from .calculator import Calculator, Result, Row
+from .fields import BATCH, CONFIG, CONTEXT, DEVICE, KV_PRECISION, CountField, ModelField
+from .messages import N_
+
+V_FITS, V_NO_FIT = N_("the KV cache alone fits on one device"), N_("the KV cache alone does not fit on one device")
+R_PER_TOKEN, R_TOTAL = N_("KV cache per token of context"), N_("KV cache in total")
+R_MEMORY, R_SHARE = N_("Memory of one device"), N_("Share of that memory")
+
+
+class KVCache(Calculator):
+    name = "kv_cache"
+    title = N_("KV cache calculator")
+    fields = (ModelField("model", N_("Model"), with_custom=True), CONFIG,
+              CountField("layers", N_("Layers"), hi=1000, custom=True),
+              CountField("kv_heads", N_("KV heads per layer"), hi=1024, custom=True),
+              CountField("head_dim", N_("Head dimension"), hi=4096, custom=True),
+              KV_PRECISION, CONTEXT, BATCH, DEVICE)
+
+    def _defaults(self) -> dict:
+        return {"model": "llama-3.1-70b", "kv_precision": "bf16", "context": 32 * 1024, "batch": 1,
+                "device": I.DEFAULT_DEVICE, "layers": 80, "kv_heads": 8, "head_dim": 128, "config": ""}
+
+    def check(self, values, locale, tr, cat):
+        return checks.config_errors(values, locale, tr) or checks.context_errors(values, locale, tr, cat)
+
+    def result(self, inputs, locale, cat) -> Result:
+        m = I.model(inputs, cat)
+        d = cat.devices[inputs["device"]]
+        ctx, batch, prec = int(inputs["context"]), int(inputs["batch"]), inputs["kv_precision"]
+        total = M.kv_bytes(m, ctx, batch, prec)
+        q = lambda v: fmt.format_quantity(v, "bytes", locale)  # noqa: E731
+        rows = [Row(R_PER_TOKEN, q(M.kv_bytes_per_token(m, prec, context=ctx))),
+                Row(R_TOTAL, q(total)),
+                Row(R_MEMORY, q(d.serving.bytes)),
+                Row(R_SHARE, fmt.format_percent(total / d.serving.bytes, locale, decimals=0))]
+        return Result(rows, V_FITS if total <= d.serving.bytes else V_NO_FIT)
+
+    def chart(self, inputs, locale, tr, chart_id, cat) -> str:
+        return charts.kv_cache(inputs, locale, tr, chart_id, cat)
