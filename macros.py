@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import os
 import pathlib
-import re
 from html import escape
 
 from calculators.data import catalog
@@ -40,7 +39,6 @@ from calculators.text import grammar
 from sitebuild import citations, glossary, provenance, runtime, tables, termbase, translations, widgets
 from sitebuild.checks import claim as claims_in_prose
 from sitebuild.checks import usage
-from sitebuild.macro_calls import literal_arguments
 from sitebuild.strings import Strings
 
 STRINGS = Strings()
@@ -87,11 +85,7 @@ def define_env(env):
     @env.macro
     def calculator(name: str) -> str:
         seen = _CALCULATORS_ON_PAGE[name] = _CALCULATORS_ON_PAGE.get(name, 0) + 1
-        instance = name if seen == 1 else f"{name}-{seen}"
-        key = (name, lang(), instance)
-        if key not in _RENDERED_CALCULATORS:  # the same calculator on several pages: the same HTML
-            _RENDERED_CALCULATORS[key] = widgets.render(name, lang(), tr, instance)
-        return _RENDERED_CALCULATORS[key]
+        return widgets.render(name, lang(), tr, name if seen == 1 else f"{name}-{seen}")
 
     @env.macro
     def t(msgid: str, context: str | None = None) -> str:
@@ -147,18 +141,11 @@ def figure_html(id: str, text: str, lang: str, art: str | None = None, noun: str
 
 # How often each calculator has appeared on the page being rendered (its ids must stay unique).
 _CALCULATORS_ON_PAGE: dict = {}
-# Each calculator's HTML by (name, language, instance), made once per build of a language: its
-# pre-rendered result depends on nothing else (this module is loaded again for each build).
-_RENDERED_CALCULATORS: dict = {}
-# The calculators' JSON island (translations and runtime URLs) by language, the same on every page.
-_CALCULATOR_ISLANDS: dict = {}
 # The sources the page being rendered cites, in order (its footnote list).
 _CITATIONS = citations.PageCitations()
 # The figures the page being rendered prints (its provenance data).
 _FIGS_ON_PAGE: list = []
-# The page being rendered: its language, the sources page relative to it (every figure links there),
-# read once per page as a page asks for both for each of its hundreds of figures; and whether
-# mkdocs-macros' render was switched off for it (_skip_jinja_if_done).
+# The page being rendered: its language and the sources page relative to it (every figure links there).
 _PAGE: dict = {}
 
 
@@ -170,91 +157,18 @@ def _page_url(env, language: str, target: str) -> str:
     return get_relative_url(prefix + target, here)
 
 
-# A macro call whose arguments are all literals: {{ fig("id") }}, {{ fig("id", art="il") }}, {{ src("entry") }},
-# {{ claim("id", about=2.7e9) }}, {{ calculator("fit") }}, {{ figures_table() }}: every call the pages make but
-# those inside {% raw %}. No parentheses or braces inside the arguments; filters and expressions stay Jinja's.
-_LITERAL_CALL = re.compile(r"""\{\{-?\s*([A-Za-z_]\w*)\(([^(){}]*)\)\s*-?\}\}""")
-# Where a called macro's output waits while Jinja renders the rest (private-use characters no page contains).
-_HELD = "\ue000{}\ue001"
-_HELD_AT = re.compile("\ue000(\\d+)\ue001")
-_HELD_OUTPUTS: list = []
-
-
-# What Jinja would still have to read once the literal calls are expanded: {{ }}, {% %}, {# #}.
-_JINJA_SYNTAX = re.compile(r"\{[{%#]")
-
-
 def on_pre_page_macros(env):
     global _CITATIONS
     _CALCULATORS_ON_PAGE.clear()
     _FIGS_ON_PAGE.clear()
-    _HELD_OUTPUTS.clear()
     _CITATIONS = citations.PageCitations()
     language = env.conf.plugins["i18n"].current_language
     _PAGE.update(lang=language, sources=_page_url(env, language, "sources/"))
-    _expand_literal_calls(env)
-    _skip_jinja_if_done(env)
-
-
-def _skip_jinja_if_done(env) -> None:
-    """With every call expanded, tell mkdocs-macros not to render the page: its render copies all of its
-    variables and compiles the whole page as a template to change nothing (about 1 ms a page, measured).
-    `render_macros: false` is its documented page switch; a page with anything left for Jinja
-    (an expression, a filter, a raw block, a macro in its title) is rendered as before."""
-    left = _JINJA_SYNTAX.search(env.markdown) or _JINJA_SYNTAX.search(getattr(env.page, "title", None) or "")
-    _PAGE["jinja_off"] = not left and "render_macros" not in env.page.meta
-    if _PAGE["jinja_off"]:
-        env.page.meta["render_macros"] = False  # taken out again after (_forget_jinja_switch): the theme reads meta
-
-
-def _forget_jinja_switch(env) -> None:
-    if _PAGE.pop("jinja_off", False):
-        env.page.meta.pop("render_macros", None)
-
-
-def _expand_literal_calls(env) -> None:
-    """Call the macros whose arguments are literals in one regex pass, before Jinja parses the page.
-
-    Same functions, same order, same output: only Jinja's compile of hundreds
-    of call nodes per page is saved, which was the largest cost the macros
-    add to a build (`make bench`). Each output is held aside behind a
-    placeholder and put back after Jinja (on_post_page_macros), so that
-    Jinja neither lexes it nor reads a brace in a table or chart as its own
-    syntax. Pages with {% raw %} blocks are left to Jinja alone, since a
-    call inside one must stay unexpanded.
-    """
-    if "{% raw" in env.markdown or "{%- raw" in env.markdown:
-        return
-    env.markdown = _LITERAL_CALL.sub(lambda m: _hold(_call_literal(env, m), m), env.markdown)
-
-
-def _hold(output: str | None, m) -> str:
-    if output is None:
-        return m.group(0)  # not a macro, or not literal arguments: Jinja's
-    _HELD_OUTPUTS.append(str(output))
-    return _HELD.format(len(_HELD_OUTPUTS) - 1)
-
-
-def _put_back_held(env) -> None:
-    if _HELD_OUTPUTS:
-        env.markdown = _HELD_AT.sub(lambda m: _HELD_OUTPUTS[int(m.group(1))], env.markdown)
-
-
-def _call_literal(env, m) -> str | None:
-    """The macro's output for a call whose arguments are all literals; None when they are not."""
-    macro = env.macros.get(m.group(1))
-    parsed = None if macro is None else literal_arguments(m.group(2))
-    if parsed is None:
-        return None
-    args, kwargs = parsed
-    return macro(*args, **dict(kwargs))
 
 
 def on_post_page_macros(env):
     """Append the glossary's hover explanations (abbr definitions) for terms the page uses,
     and, on a page with a calculator, its translations for the browser and its script."""
-    _put_back_held(env)
-    _forget_jinja_switch(env)
     language = _PAGE["lang"]
     name = pathlib.PurePosixPath(env.page.file.src_uri).name
     if name != "glossary.md":
@@ -271,8 +185,7 @@ def on_post_page_macros(env):
         rt = runtime.info(env.conf.extra)
         assets = get_relative_url("assets/", env.page.url or "./").rstrip("/") + "/"
         tr = lambda msgid: STRINGS.get(msgid, language)  # noqa: E731
-        env.markdown += "\n\n" + widgets.page_assets(language, tr, rt.page_urls(), assets, rt.scripts_version,
-                                                      _CALCULATOR_ISLANDS) + "\n"
+        env.markdown += "\n\n" + widgets.page_assets(language, tr, rt.page_urls(), assets, rt.scripts_version) + "\n"
     _dump_for_benchmark(language, name, env.markdown)
 
 

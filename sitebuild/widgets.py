@@ -84,18 +84,10 @@ def page_config(lang: str, tr, urls: dict) -> dict:
             **urls}
 
 
-def page_assets(lang: str, tr, urls: dict, assets_href: str, version: str, kept: dict | None = None) -> str:
-    """The JSON island and the script tags, for the end of a page with calculators.
-
-    `kept`: a dict the caller keeps for one build, where the island is kept by language and URLs (it
-    is the same on every page of a language, and encoding its few hundred strings is most of the work)."""
-    key = (lang, tuple(sorted(urls.items())))
-    data = kept.get(key) if kept is not None else None
-    if data is None:
-        data = json.dumps(page_config(lang, tr, urls), ensure_ascii=False, sort_keys=True)
-        data = data.replace("<", "\\u003c")  # a "</script>" inside a string must not end the island
-        if kept is not None:
-            kept[key] = data
+def page_assets(lang: str, tr, urls: dict, assets_href: str, version: str) -> str:
+    """The JSON island and the script tags, for the end of a page with calculators."""
+    data = json.dumps(page_config(lang, tr, urls), ensure_ascii=False, sort_keys=True)
+    data = data.replace("<", "\\u003c")  # a "</script>" inside a string must not end the island
     return (f'<script type="application/json" id="calc-config">{data}</script>'
             f'<script type="module" src="{escape(assets_href)}calculators.js?v={version}"></script>'
             f'<script nomodule>{_NOMODULE}</script>')

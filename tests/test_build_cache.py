@@ -1,4 +1,4 @@
-"""The build's caches of work done before (sitebuild/checks/cache.py, sitebuild/runtime.py, hooks/macros_git_once.py)
+"""The build's caches of work done before (sitebuild/checks/cache.py, sitebuild/runtime.py)
 are reused only while their inputs stay the same.
 
 Faults injected: a catalog value, a page, a locale file, a check's own code and
@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import pathlib
 import re
-import sys
 
 import pytest
 
@@ -119,22 +118,6 @@ def test_the_wheel_digest_follows_a_changed_source(tmp_path):
     st = a.stat()
     os.utime(a, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))
     assert runtime._digest([a, b]) != before, "a changed source must give a new wheel digest"
-
-
-# ------------------------------------------------------------ mkdocs-macros' git facts
-
-def test_the_git_facts_are_asked_once_and_only_when_read():
-    sys.path.insert(0, str(ROOT / "hooks"))
-    try:
-        import macros_git_once
-    finally:
-        sys.path.remove(str(ROOT / "hooks"))
-    calls = []
-    facts = macros_git_once.LazyFacts(lambda: calls.append(1) or {"commit": "abc", "tag": "v1"})
-    assert str(facts) == "<read on first use>" and not calls, "printing the variables must not run git"
-    assert facts["commit"] == "abc" and dict(facts) == {"commit": "abc", "tag": "v1"}
-    assert len(calls) == 1
-    assert "abc" in str(facts)
 
 
 # ------------------------------------------------------------ the parsed termbases

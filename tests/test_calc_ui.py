@@ -182,20 +182,6 @@ def test_page_config_is_a_safe_json_island():
     assert 'src="../assets/calculators.js?v=abc"' in html
 
 
-def test_page_config_island_kept_per_language_and_urls():
-    strings, asked, kept = Strings(), [], {}
-    urls = {"pyodide": "p/", "wheel": "w.whl", "worker": "x.js"}
-
-    def tr(lang):
-        return lambda m: asked.append(m) or strings.get(m, lang)
-    first = widgets.page_assets("it", tr("it"), urls, "../assets/", "abc", kept)
-    n = len(asked)
-    again = widgets.page_assets("it", tr("it"), urls, "../../assets/", "abc", kept)
-    assert len(asked) == n and again.replace("../../", "../") == first  # the island reused, the script path its own
-    assert first == widgets.page_assets("it", tr("it"), urls, "../assets/", "abc")
-    assert widgets.page_assets("da", tr("da"), urls, "../assets/", "abc", kept) != first and len(asked) > n
-
-
 @given(st.text(), st.booleans())
 def test_markup_escape_is_html_escape(text, quote):
     import html

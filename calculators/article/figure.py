@@ -28,6 +28,7 @@ line when the two disagree. For figures declared in a loop it is the loop's line
 
 from __future__ import annotations
 
+import functools
 import pathlib
 import sys
 from dataclasses import dataclass, replace
@@ -65,8 +66,10 @@ class Figure:
     def is_range(self) -> bool:
         return isinstance(self.value, tuple)
 
+    @functools.cache
     def format(self, locale: str) -> str:
-        """The figure as a reader of `locale` sees it, unit included."""
+        """The figure as a reader of `locale` sees it, unit included (a figure is immutable: its text is kept,
+        as a page, its explanations and the sources page print the same figure many times)."""
         return self._format_range(locale) if self.is_range else self._format_one(self.value, locale)
 
     def with_value(self, value) -> "Figure":
@@ -135,8 +138,8 @@ def declarer(declarations: list):
 
 
 def _relative(filename: str) -> str:
-    path = pathlib.Path(filename).resolve()
-    return path.relative_to(ROOT).as_posix() if ROOT in path.parents else path.as_posix()
+    root = f"{ROOT}/"
+    return filename[len(root):].replace("\\", "/") if filename.startswith(root) else filename
 
 
 def measurement(cat, key):

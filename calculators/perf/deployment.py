@@ -23,7 +23,6 @@ from dataclasses import dataclass
 
 from ..arch import precision as P
 from ..arch.layers import LatentAttention, MoEMLP
-from ..memo import by_identity
 
 
 class DeploymentError(ValueError):
@@ -87,15 +86,11 @@ class Shape:
 
 
 
-@by_identity()
+@functools.lru_cache(maxsize=64)   # bounded: in the browser every edit of a custom model is a new model
 def shape_from_catalog(model, kv_precision: str = "bf16", weight_precision: str | None = None) -> Shape:
-    """The model's Shape, built once per model object and precisions (Shapes are frozen; the fit
-    search, the measurement rows and every language of the build ask for the same ones)."""
-    return _shape_from_catalog(model, kv_precision, weight_precision)
-
-
-def _shape_from_catalog(model, kv_precision: str, weight_precision: str | None) -> Shape:
-    """Build a Shape from a catalog model's per-layer specs (calculators/layers.py, from its config.json).
+    """A catalog model's Shape, from its per-layer specs (calculators/arch/layers.py, from its config.json);
+    built once per model and precisions (a Shape is frozen: the fit search, the measurement rows and every
+    language of the build ask for the same ones).
 
     Each layer's tensors split into the part every token reads (attention,
     router, shared experts, dense MLP, norms) and the routed experts; the

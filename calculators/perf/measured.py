@@ -14,12 +14,12 @@ required acceptance (no higher than the highest published one), or both.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from . import comm as K
 from . import speculative as S
 from .deployment import Deployment, shape_from_catalog
 from .fit import fit as fit_search
-from ..memo import by_identity
 
 # Catalog measurements do not state a context; the ceiling barely moves with it at batch 1.
 ASSUMED_CONTEXT = 1000
@@ -185,14 +185,10 @@ def default_efficiency(serving) -> float:
     return serving.efficiency["flashmla-h800"].fraction
 
 
-@by_identity(maxsize=8)
+@cache
 def rows(cat, serving) -> tuple[Row, ...]:
-    """One row per measurement in catalog.toml and serving.toml; computed once per pair of loaded
-    files (the build asks in every language)."""
-    return _rows(cat, serving)
-
-
-def _rows(cat, serving) -> tuple[Row, ...]:
+    """One row per measurement in catalog.toml and serving.toml, once per pair of loaded files (the build
+    asks in every language; both are compared by identity, so a test's altered catalog is another key)."""
     out = []
     for m in cat.measurements.values():
         model, device = cat.models[m.model], cat.devices[m.device]
