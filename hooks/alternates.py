@@ -29,7 +29,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from sitebuild import sitemaps  # noqa: E402
-from sitebuild.i18n_builds import inner_build  # noqa: E402
+from hooks.i18n_builds import inner_build  # noqa: E402
 
 
 def _roots(config) -> dict:

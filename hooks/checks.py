@@ -42,8 +42,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from sitebuild import checks, translations  # noqa: E402
-from sitebuild.i18n_builds import inner_build  # noqa: E402
-from sitebuild.checks import background, cache, usage  # noqa: E402
+from hooks.i18n_builds import inner_build  # noqa: E402
+from sitebuild.checks import background, cache, staleness, usage  # noqa: E402
 from sitebuild.strings import LANGS, SOURCE_LANG, Strings  # noqa: E402
 
 _STRINGS = Strings()
@@ -126,7 +126,7 @@ def _status(root: pathlib.Path, lang: str, name: str):
     key = (lang, name)
     cache = _state.setdefault("status", {})
     if key not in cache:
-        cache[key] = translations.page_status(root, lang, name)
+        cache[key] = staleness.page_status(root, lang, name)
     return cache[key]
 
 
@@ -152,7 +152,7 @@ def on_page_markdown(markdown, page, config, files, **kwargs):
     name = "/".join(src.parts[1:]) if src.parts and src.parts[0] in LANGS else src.as_posix()
     shown_from = getattr(page.file, "locale", lang)
     status = None if shown_from != lang else _status(root, lang, name)
-    state = translations.MISSING if status is None else status.state
+    state = staleness.MISSING if status is None else status.state
     german_url = get_relative_url(_german_url(page.url or "", lang), page.url or "")
     text = translations.notice(state, _tr(lang), getattr(status, "behind", None), german_url, lang)
     return translations.notice_markdown(markdown, text) if text else markdown

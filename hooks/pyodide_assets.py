@@ -26,7 +26,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from sitebuild import runtime, service_worker  # noqa: E402
-from sitebuild.i18n_builds import inner_build  # noqa: E402
+from hooks.i18n_builds import inner_build  # noqa: E402
 
 log = logging.getLogger("mkdocs.hooks.pyodide_assets")
 

@@ -19,7 +19,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from sitebuild.i18n_builds import inner_build  # noqa: E402
+from hooks.i18n_builds import inner_build  # noqa: E402
 
 _saved: dict = {}
 

@@ -37,7 +37,7 @@ def _table(headers: list, rows: list, cls: str, searched: bool = True) -> str:
 
 
 def accessed(src: catalog.Source, lang: str) -> str:
-    """A source's access date in the language's medium format (sitebuild/dates.py: Babel's, kept)."""
+    """A source's access date in the language's medium format (sitebuild/dates.py: Babel's)."""
     return dates.medium(src.accessed, lang)
 
 

@@ -226,21 +226,12 @@ def _load(p: str, _mtime: int, lang: str) -> Termbase:
         text = pathlib.Path(p).read_text(encoding="utf-8")
     except FileNotFoundError:
         raise TermbaseError(f"{rel}: missing (format: TERMBASE-FORMAT.md)") from None
-    return _valid(text, lang, rel, pathlib.Path(p).parent.parent.parent)
+    return _valid(text, lang, rel)
 
 
-def _valid(text: str, lang: str, rel: str, root: pathlib.Path) -> Termbase:
-    """The parsed termbase, or TermbaseError. A valid one is kept in .cache/checks/ by the digest of its
-    text and of this module: parsing checks hundreds of forbidden variants, each a regex to compile,
-    which every build process paid again for the same files."""
-    import hashlib
-    from .checks import cache   # here: sitebuild.checks imports this module
-    key = hashlib.sha256(f"{lang}\0{rel}\0{text}\0".encode() + pathlib.Path(__file__).read_bytes()).hexdigest()[:24]
-    kept = cache.load(root, key, "termbase", Termbase)
-    if kept is not None:
-        return kept
+def _valid(text: str, lang: str, rel: str) -> Termbase:
+    """The parsed termbase, or TermbaseError naming file and line."""
     tb, found = parse(text, lang, rel)
     if found or tb is None:
         raise TermbaseError("; ".join(str(e) for e in found))
-    cache.store(root, key, tb, "termbase")
     return tb

@@ -16,6 +16,7 @@ import pytest
 
 from checkutil import copy_project, edit_line, line_matching
 from sitebuild import history, translations
+from sitebuild.checks import staleness
 
 NAME = "speed.md"
 
@@ -65,7 +66,7 @@ def test_reviewed_records_the_german_commit(repo):
     head = git(repo, "log", "-1", "--format=%H", "--", f"docs/de/{NAME}").strip()
     assert f"commit {head[:12]}" in out
     assert f"source_commit: {head}" in (repo / "docs" / "da" / NAME).read_text(encoding="utf-8")
-    assert translations.page_status(repo, "da", NAME).state == translations.CURRENT
+    assert staleness.page_status(repo, "da", NAME).state == staleness.CURRENT
 
 
 def test_german_edits_make_it_stale_with_diff_and_count_and_reviewed_clears_it(repo):
@@ -85,11 +86,11 @@ def test_german_edits_make_it_stale_with_diff_and_count_and_reviewed_clears_it(r
     edit_line(path, n, lambda s: s.replace("Ein neuer Satz", "Ein zweiter Satz"))
     git(repo, "commit", "-q", "-am", "de: reworded")
 
-    s = translations.page_status(repo, "da", NAME)
-    assert s.state == translations.STALE
+    s = staleness.page_status(repo, "da", NAME)
+    assert s.state == staleness.STALE
     assert s.commit == reviewed_at
     assert s.behind.commits == 2 and not s.behind.uncommitted       # the unrelated commit does not count
-    diff = translations.diff_lines(repo, s)
+    diff = staleness.diff_lines(repo, s)
     assert f"+{path.read_text(encoding='utf-8').split(chr(10))[n - 1]}" in diff
     assert any(line.startswith("-" + first_words) for line in diff)
     assert any(covers(line, n) for line in diff if line.startswith("@@")), diff   # real line numbers of the German page
@@ -105,7 +106,7 @@ def test_german_edits_make_it_stale_with_diff_and_count_and_reviewed_clears_it(r
     assert translations.notice(s.state, tr, one, "x/", "en").startswith("This translation is one change behind")
 
     reviewed(repo, f"docs/da/{NAME}")
-    assert translations.page_status(repo, "da", NAME).state == translations.CURRENT
+    assert staleness.page_status(repo, "da", NAME).state == staleness.CURRENT
 
 
 def test_uncommitted_german_edit_counts_as_a_change(repo):
@@ -113,9 +114,9 @@ def test_uncommitted_german_edit_counts_as_a_change(repo):
     path = repo / "docs" / "de" / NAME
     n = line_matching(path, r"^[A-ZÄÖÜ][a-zäöüß]", start=line_matching(path, r"^## "))
     edit_line(path, n, lambda s: s + " Noch nicht eingecheckt.")
-    s = translations.page_status(repo, "it", NAME)
-    assert s.state == translations.STALE and s.behind.commits == 0 and s.behind.uncommitted
-    assert "1 change behind" in translations.behind_words(s)
+    s = staleness.page_status(repo, "it", NAME)
+    assert s.state == staleness.STALE and s.behind.commits == 0 and s.behind.uncommitted
+    assert "1 change behind" in staleness.behind_words(s)
 
 
 def test_unknown_commit_is_reported_and_the_hash_finds_the_review(repo):
@@ -127,8 +128,8 @@ def test_unknown_commit_is_reported_and_the_hash_finds_the_review(repo):
     page.write_text(text.replace(head, "0" * 40), encoding="utf-8")
     git(repo, "commit", "-q", "-am", "en reviewed, commit lost")
     edit_german(repo, "Die ", "Diese ", "de: edit")
-    s = translations.page_status(repo, "en", NAME)
-    assert s.state == translations.STALE and s.commit == head and s.behind.commits == 1     # found by the recorded hash
+    s = staleness.page_status(repo, "en", NAME)
+    assert s.state == staleness.STALE and s.commit == head and s.behind.commits == 1     # found by the recorded hash
     lost = history.behind(repo, "0" * 40, f"docs/de/{NAME}")
     assert lost.commits is None and "not in this clone" in lost.reason
 

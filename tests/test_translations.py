@@ -20,6 +20,7 @@ import pytest
 
 from checkutil import run, ROOT, build, copy_project, edit_line, find, line_matching, lines, prose_line, write_lines
 from sitebuild import checks, translations
+from sitebuild.checks import staleness
 from sitebuild.strings import Strings
 
 
@@ -121,14 +122,14 @@ def test_broken_po_stops_the_build(site_proj, tmp_path):
 
 def _review_all(root: pathlib.Path, lang: str) -> None:
     for path in sorted((root / "docs" / lang).glob("*.md")):
-        translations.mark_reviewed(root, path.relative_to(root).as_posix())
+        staleness.mark_reviewed(root, path.relative_to(root).as_posix())
 
 
 def test_reviewed_records_the_source_and_keeps_the_page_valid(proj):
     _review_all(proj, "da")
     text = (proj / "docs" / "da" / "decode.md").read_text(encoding="utf-8")
     assert text.startswith("---\nsource_hash: ") and "source_sections: [" in text
-    assert translations.page_status(proj, "da", "decode.md").state == translations.CURRENT
+    assert staleness.page_status(proj, "da", "decode.md").state == staleness.CURRENT
     problems = run(proj, ["da"])
     assert not [p for p in problems if p.path.startswith("docs/da/") and p.code in ("unreviewed", "stale")]
     assert not checks.errors([p for p in problems if p.path.startswith("docs/da/")])
@@ -147,8 +148,8 @@ def test_substantive_german_edit_makes_translations_stale(proj):
     p = find(run(proj, ["da"]), path="docs/da/decode.md", code="stale", line=da_heading_line, severity="warning",
              contains=(f"'{heading}'", f"docs/de/decode.md:{heading_line}", "make reviewed PAGE=docs/da/decode.md"))
     assert p
-    status = translations.page_status(proj, "da", "decode.md")
-    assert status.state == translations.STALE and [h for h, _, _ in status.changed] == [heading]
+    status = staleness.page_status(proj, "da", "decode.md")
+    assert status.state == staleness.STALE and [h for h, _, _ in status.changed] == [heading]
 
 
 def test_formatting_only_german_edit_is_not_stale(proj):
@@ -165,7 +166,7 @@ def test_formatting_only_german_edit_is_not_stale(proj):
     text = re.sub(r"^- ", "* ", text, count=2, flags=re.M)                         # list markers
     text = text.replace("**", "__", 2)                                              # emphasis style
     de.write_text(text, encoding="utf-8")
-    assert translations.page_status(proj, "it", "decode.md").state == translations.CURRENT
+    assert staleness.page_status(proj, "it", "decode.md").state == staleness.CURRENT
     assert not [p for p in run(proj, ["it"]) if p.path == "docs/it/decode.md" and p.code == "stale"]
 
 
@@ -213,14 +214,14 @@ def test_reviewed_command(proj):
     out = _tool(proj, "reviewed", "docs/it/index.md")
     assert out.returncode == 0, out.stderr
     assert "docs/it/index.md: marked as reviewed against docs/de/index.md" in out.stdout
-    assert translations.page_status(proj, "it", "index.md").state == translations.CURRENT
+    assert staleness.page_status(proj, "it", "index.md").state == staleness.CURRENT
     assert _tool(proj, "reviewed", "docs/de/index.md").returncode == 1
 
 
 def test_translation_status_page(site_proj, tmp_path):
     for lang, title in (("de", "Übersetzungsstand"), ("en", "Translation status"), ("da", "Oversættelsesstatus"), ("it", "Stato delle traduzioni")):
         (site_proj / "docs" / lang / "status.md").write_text(f"# {title}\n\n{{{{ translation_status() }}}}\n", encoding="utf-8")
-    translations.mark_reviewed(site_proj, "docs/en/decode.md")
+    staleness.mark_reviewed(site_proj, "docs/en/decode.md")
     da = site_proj / "docs" / "da" / "decode.md"     # a translation without its source record: unreviewed
     da.write_text(re.sub(r"\A---\n.*?\n---\n", "", da.read_text(encoding="utf-8"), flags=re.S), encoding="utf-8")
     proc = build(site_proj, tmp_path / "site")

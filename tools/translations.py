@@ -22,12 +22,13 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from sitebuild import checks, translations  # noqa: E402
+from sitebuild import checks  # noqa: E402
+from sitebuild.checks import staleness  # noqa: E402
 from sitebuild.strings import LANGS, SOURCE_LANG  # noqa: E402
 
-STATE_WORDS = {translations.CURRENT: "up to date", translations.STALE: "stale", translations.UNREVIEWED: "not reviewed",
-               translations.MISSING: "not translated", translations.PLACEHOLDER: "not translated (placeholder)",
-               translations.ORPHAN: "no German source"}
+STATE_WORDS = {staleness.CURRENT: "up to date", staleness.STALE: "stale", staleness.UNREVIEWED: "not reviewed",
+               staleness.MISSING: "not translated", staleness.PLACEHOLDER: "not translated (placeholder)",
+               staleness.ORPHAN: "no German source"}
 
 
 def _language_of(path: str) -> str | None:
@@ -42,13 +43,13 @@ def _language_of(path: str) -> str | None:
 def report(root: pathlib.Path, out=sys.stdout) -> int:
     project = checks.Project(root)
     problems = checks.run(root, project=project)
-    sts = translations.statuses(root, None, project.pages)
+    sts = staleness.statuses(root, None, project.pages)
     counts = checks.locale_checks(project)[1]
     by_lang: dict = {}
     for p in problems:
         by_lang.setdefault(_language_of(p.path), []).append(p)
     for lang in LANGS:
-        print(f"== {lang} ({translations.LANGUAGE_NAMES.get(lang, lang)}){' – source language' if lang == SOURCE_LANG else ''} ==", file=out)
+        print(f"== {lang} ({staleness.LANGUAGE_NAMES.get(lang, lang)}){' – source language' if lang == SOURCE_LANG else ''} ==", file=out)
         mine = [s for s in sts if s.lang == lang]
         if mine:
             tally: dict = {}
@@ -76,11 +77,11 @@ def report(root: pathlib.Path, out=sys.stdout) -> int:
 
 def _print_changes(root: pathlib.Path, s, out) -> None:
     """For a stale page: how far behind it is, and the German diff of the changed sections since the review."""
-    if s.state != translations.STALE:
+    if s.state != staleness.STALE:
         return
     german = f"docs/{SOURCE_LANG}/{s.name}"
-    print(f"--- {s.rel}: what changed in {german} since the review{translations.behind_words(s)}", file=out)
-    diff = translations.diff_lines(root, s)
+    print(f"--- {s.rel}: what changed in {german} since the review{staleness.behind_words(s)}", file=out)
+    diff = staleness.diff_lines(root, s)
     if not diff:
         print("    (no diff available: the sections named above changed; compare them with the German page)", file=out)
     for line in diff:
@@ -96,16 +97,16 @@ def reviewed(root: pathlib.Path, pages: list, out=sys.stdout) -> int:
         else:
             rel = p.as_posix()
         try:
-            rec = translations.mark_reviewed(root, rel)
+            rec = staleness.mark_reviewed(root, rel)
         except ValueError as exc:
             print(f"{exc}", file=sys.stderr)
             status = 1
             continue
         german = f"docs/{SOURCE_LANG}/{'/'.join(pathlib.PurePosixPath(rel).parts[2:])}"
-        commit = rec.get(translations.history.COMMIT_KEY)
+        commit = rec.get(staleness.history.COMMIT_KEY)
         at = f", commit {commit[:12]}" if commit else ", no git commit (not a git checkout, or the German page was never committed)"
-        print(f"{rel}: marked as reviewed against {german} (source_hash {rec[translations.HASH_KEY]}{at})", file=out)
-        if commit and translations.history.has_uncommitted(root, german):
+        print(f"{rel}: marked as reviewed against {german} (source_hash {rec[staleness.HASH_KEY]}{at})", file=out)
+        if commit and staleness.history.has_uncommitted(root, german):
             print(f"{rel}: note: {german} has uncommitted edits; the record names its last commit, "
                   f"so commit the German page first for an exact count of changes", file=out)
         lang = pathlib.PurePosixPath(rel).parts[1]

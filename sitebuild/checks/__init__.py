@@ -18,31 +18,19 @@ What is checked (module):
   popover next to a number shows must add up);
 - terms: the termbase files (locales/terms/) and the terms they forbid in
   pages, locale files and chart labels; US spelling in English;
-- sitebuild/translations.py: stale, unreviewed and missing translations.
+- staleness: stale, unreviewed and missing translations (against the German version each records).
 """
 
 from __future__ import annotations
 
-import importlib
 import pathlib
 
 from ..strings import SOURCE_LANG
+from . import formulas, numbers, parity, po, refs, staleness, terms
+from .project import Project
 from .report import ERROR, WARNING, Problem, errors, lines
 
 __all__ = ["ERROR", "WARNING", "Problem", "Project", "errors", "lines", "run"]
-
-# The checks themselves are imported when they run: a build whose checks' result is kept
-# (cache.py) needs only the report types, and does not pay for importing the rest.
-_CHECK_MODULES = frozenset({"formulas", "numbers", "parity", "po", "project", "refs", "source", "terms"})
-
-
-def __getattr__(name: str):
-    if name == "Project":
-        from .project import Project
-        return Project
-    if name in _CHECK_MODULES:
-        return importlib.import_module(f".{name}", __name__)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _suggester(project):
@@ -62,7 +50,6 @@ def _suggester(project):
 
 
 def page_checks(project) -> list:
-    from . import numbers, parity, refs
     out = []
     suggest = _suggester(project)
     for page in project.all_pages():
@@ -73,7 +60,6 @@ def page_checks(project) -> list:
 
 
 def translation_checks(project) -> list:
-    from . import parity
     out = []
     german = project.pages[SOURCE_LANG]
     for lang in project.langs:
@@ -96,25 +82,7 @@ def translation_checks(project) -> list:
 
 
 def locale_checks(project) -> tuple:
-    """Problems of the four locale files, and per-file counts for the status page.
-
-    The build's checks and the status page both ask; while no page, locale
-    file or source changes, the answer is computed once.
-    """
-    files = sorted((project.root / "locales").glob("*.po")) + sorted((project.root / "docs").rglob("*.md"))
-    key = (str(project.root), tuple(project.langs), tuple((str(f), f.stat().st_mtime_ns) for f in files),
-           project.strings_fingerprint)
-    if key not in _LOCALE_MEMO:
-        _LOCALE_MEMO.clear()
-        _LOCALE_MEMO[key] = _locale_checks(project)
-    return _LOCALE_MEMO[key]
-
-
-_LOCALE_MEMO: dict = {}
-
-
-def _locale_checks(project) -> tuple:
-    from . import po
+    """Problems of the four locale files, and per-file counts for the status page."""
     used = None
     if project.code_strings is not None:
         used = set(project.code_strings)
@@ -136,21 +104,16 @@ def _locale_checks(project) -> tuple:
 
 def run(root, langs=None, macros: dict | None = None, project=None) -> list:
     """Every check on the project at `root` (languages `langs`, German always as the source); problems sorted by file."""
-    from .project import Project
     return run_with_statuses(project or Project(pathlib.Path(root), langs, macros))[0]
 
 
 def run_with_statuses(project) -> tuple:
     """(problems sorted by file, translation statuses): the build's notices need the statuses the checks computed."""
-    from .. import translations   # imports this package: keep the import here
-    from . import formulas as formula_objects
-    from . import refs, terms
-
     found = page_checks(project) + translation_checks(project)
     found += locale_checks(project)[0]
     found += refs.unused_catalog(project) + refs.locale_usage(project)
-    found += formula_objects.check(project.figures, project.root)
+    found += formulas.check(project.figures, project.root)
     found += terms.check(project)
-    statuses = translations.statuses(project.root, project.langs, project.pages)
-    found += translations.problems(statuses)
+    statuses = staleness.statuses(project.root, project.langs, project.pages)
+    found += staleness.problems(statuses)
     return sorted(set(found), key=lambda p: (p.path, p.line, p.severity, p.code, p.message)), statuses

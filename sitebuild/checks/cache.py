@@ -31,7 +31,6 @@ from dataclasses import dataclass
 
 import calculators
 
-from .. import kept
 
 CACHE_DIR = pathlib.PurePosixPath(".cache") / "checks"
 KEEP = 4  # results kept: the current one and a few to switch back to
@@ -44,7 +43,7 @@ FORMAT = b"checks-result-1"  # bump when Result changes shape
 @dataclass(frozen=True)
 class Result:
     problems: tuple        # checks.Problem, sorted as checks.run returns them
-    statuses: tuple        # translations.PageStatus of every translated page
+    statuses: tuple        # staleness.PageStatus of every translated page
     page_figures: dict     # {(lang, name): Counter of figure ids its source calls}
 
 
@@ -101,11 +100,38 @@ def store(root: pathlib.Path, key: str, result, kind: str = "result") -> None:
     """Keep `result` under `key` (written atomically; the oldest of its kind beyond KEEP are dropped).
     Failing to write is harmless: the next build computes it again."""
     path = _path(root, key, kind)
-    if kept.write(path, pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL)):
-        kept.prune(path.parent, f"{kind}-*.pickle", KEEP)
+    if _write(path, pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL)):
+        _prune(path.parent, f"{kind}-*.pickle", KEEP)
 
 
 def page_figures(project, figure_macros) -> dict:
     """{(lang, name): Counter of figure ids} each page's source calls (what render-parity compares with)."""
     return {(lang, name): Counter(m.args[0] for m in page.macros if m.name in figure_macros and m.args)
             for lang, pages in project.pages.items() for name, page in pages.items()}
+
+
+def _write(path: pathlib.Path, data: bytes) -> bool:
+    """Write `data` to `path` whole or not at all (a temporary file, then a rename).
+
+    A reader must never see half a result (a build stopped mid-write, or two
+    builds at once). False if it could not be written: harmless, a read-only
+    checkout runs the checks again on the next build.
+    """
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_bytes(data)
+        os.replace(tmp, path)
+        return True
+    except OSError:
+        return False
+
+
+def _prune(folder: pathlib.Path, pattern: str, keep: int) -> None:
+    """Drop all but the `keep` newest files of `folder` matching `pattern`."""
+    try:
+        files = sorted(folder.glob(pattern), key=lambda p: p.stat().st_mtime, reverse=True)
+        for old in files[keep:]:
+            old.unlink(missing_ok=True)
+    except OSError:
+        pass

@@ -8,19 +8,16 @@ pages, locale files and the names list come from the root.
 
 from __future__ import annotations
 
-import hashlib
 import importlib.util
-import json
 import pathlib
 import sys
-from functools import cached_property, lru_cache
+from functools import cached_property
 
 from calculators.ui import worker
 from calculators.data import catalog
 from calculators.article import charts
 from calculators.article import figures
 
-from .. import kept
 from ..strings import LANGS, SOURCE_LANG
 from . import numbers, po, source
 
@@ -90,46 +87,7 @@ class Project:
         path = self.root / "tools" / "messages.py"
         if not path.exists():
             return None
-        return _collected_strings(self.root, self.strings_fingerprint)
-
-    @cached_property
-    def strings_fingerprint(self) -> str:
-        return _sources_fingerprint(self.root)
-
-
-def _sources_fingerprint(root: pathlib.Path) -> str:
-    """Digest of what tools/messages.py reads: code, German pages, catalog."""
-    files = sorted(p for pattern in ("*.py", "calculators/**/*", "sitebuild/*.py", "tools/messages.py", "docs/de/*.md")
-                   for p in root.glob(pattern) if p.is_file())
-    h = hashlib.sha256()
-    for path in files:
-        h.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
-    return h.hexdigest()[:20]
-
-
-@lru_cache(maxsize=4)
-def _collected_strings(root: pathlib.Path, fingerprint: str) -> dict:
-    """The UI strings the code and pages use, extracted once per change of their sources.
-
-    Extraction tokenizes every source file (a tenth of a second per build);
-    the result depends only on the files' contents, so it is kept in
-    .cache/ui-strings/<digest>.json and reused until a source changes.
-    """
-    cache = root / ".cache" / "ui-strings" / f"{fingerprint}.json"
-    if cache.is_file():
-        try:
-            return {(e["msgid"], e["context"]): {"locations": [tuple(l) for l in e["locations"]], "comments": e["comments"]}
-                    for e in json.loads(cache.read_text(encoding="utf-8"))}
-        except (ValueError, KeyError, TypeError):
-            pass  # a damaged cache file is simply recomputed
-    module = _import(root / "tools" / "messages.py", f"_site_messages_{abs(hash(str(root)))}")
-    found = module.collect()
-    entries = [{"msgid": k[0], "context": k[1], "locations": [list(l) for l in v["locations"]], "comments": v["comments"]}
-               for k, v in found.items()]
-    # The current extraction and a few to switch back to, not one per edit; a read-only checkout builds without.
-    if kept.write(cache, json.dumps(entries, ensure_ascii=False).encode("utf-8")):
-        kept.prune(cache.parent, "*.json", 8)
-    return found
+        return _import(path, f"_site_messages_{abs(hash(str(self.root)))}").collect()
 
 
 def _import(path: pathlib.Path, name: str):

@@ -4,7 +4,8 @@ The plugin builds the default language, then every other language from
 inside that build's on_post_build, with its `building` flag set. Work done
 once for all languages (checks, copying the runtime, splitting the search
 index, keeping the root 404 page) runs only in the outer build; the hooks
-ask here so that they cannot disagree on how to tell.
+ask here so that they cannot disagree on how to tell. (Not a hook itself:
+mkdocs.yml does not list it; the hooks import it as `hooks.i18n_builds`.)
 """
 
 from __future__ import annotations
