@@ -29,7 +29,7 @@ help:
 	@echo "make bench   print speed and size ratios against baselines measured in the same run"
 	@echo "make clean   remove the virtual environment, node_modules and build output"
 	@echo "make translations             what is missing, fuzzy, stale or unused, per language (file:line)"
-	@echo "make reviewed PAGE=docs/da/x.md   record that a translation matches the current German page"
+	@echo "make reviewed PAGE=docs/da/decode.md  record that a translation matches the current German page"
 	@echo "make serve SITE_LANG=da       build and serve one language only (fast translator preview)"
 
 setup: $(STAMP) $(NODE_STAMP)

@@ -11,12 +11,12 @@ Page macros:
                              takes (al 13%, all'11%, allo 0,3%); name the form used before a
                              consonant: il i la le, del dei della delle, al ai ..., sul sui ...
   {{ fig("id", noun="kv-head") }}  followed by the termbase term in the singular or plural the
-                             number takes ("1 KV-Kopf", "8 KV-Köpfe"); calculators/grammar.py
+                             number takes ("1 KV-Kopf", "8 KV-Köpfe"); calculators/text/grammar.py
   {{ term("kv-cache") }}     a term as the language's termbase writes it (locales/terms/<lang>.toml);
                              cap=True starts it with a capital (glossary headings), plural=True
   {{ src("measurements.x") }} a footnote marker for a catalog entry's source; the
                              page's source list (linked titles, access dates) is appended
-  {{ chart("name") }}        an inline SVG chart (calculators/charts.py)
+  {{ chart("name") }}        an inline SVG chart (calculators/article/charts.py)
   {{ calculator("name") }}   a calculator with its pre-rendered default result
   {{ sources_table() }}, {{ figures_table() }}, {{ factcheck_table() }}
   {{ measurements_table() }} every published measurement beside ceiling and expected speed
@@ -123,7 +123,7 @@ def figure_html(id: str, text: str, lang: str, art: str | None = None, noun: str
     """A figure (a link to its sources row, or a span), with the Italian article before it and the counted noun after it, agreeing with `text`.
 
     The span holds the figure alone (what the tests and the browser compare);
-    the words around it come from calculators/grammar.py, which the browser
+    the words around it come from calculators/text/grammar.py, which the browser
     runs too, and the noun forms from the page language's termbase.
     """
     if href is None:

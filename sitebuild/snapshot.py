@@ -31,6 +31,7 @@ REPO = pathlib.Path(__file__).resolve().parent.parent
 MAKER = REPO / "tools" / "make_snapshot.mjs"
 PAGES = REPO / "docs" / "assets" / "snapshot-pages.mjs"  # the format it writes: part of what a snapshot is
 CACHE = REPO / ".cache" / "snapshots"
+ASSETS_FOLDER = "calculators"  # under the site's assets/, beside the wheel
 FILENAME = "pyodide-snapshot.pages.gz"  # a gzipped page map (docs/assets/snapshot-pages.mjs)
 TIMEOUT_S = 300
 KEEP = 4  # snapshots kept in the cache (6 MB each): the current one and a few to switch back to
@@ -62,7 +63,7 @@ def digest(pyodide_dir: pathlib.Path, wheel_digest: str) -> str:
 
 def url(snapshot_digest: str) -> str:
     """Where the snapshot goes, relative to assets/ (its digest in the path: a new one is a new URL)."""
-    return f"calculators/snapshot-{snapshot_digest}/{FILENAME}"
+    return f"{ASSETS_FOLDER}/snapshot-{snapshot_digest}/{FILENAME}"
 
 
 def _prune(cache: pathlib.Path, keep: pathlib.Path) -> None:

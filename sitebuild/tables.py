@@ -235,7 +235,7 @@ def _as_served(pm, key, tr, fig) -> str:
 
 
 def measurements_table(lang: str, tr, fig, cite) -> str:
-    """Every published measurement beside the model (calculators/measured.py): the deployment
+    """Every published measurement beside the model (calculators/perf/measured.py): the deployment
     the model assumes (marked where the publisher does not state it), ceiling, expected,
     measured ÷ ceiling, and the computed explanation where the measurement exceeds the ceiling.
 
@@ -250,7 +250,7 @@ def measurements_table(lang: str, tr, fig, cite) -> str:
     table = measured.rows(cat, sv)
     bad = measured.unexplained(table)
     if bad:
-        raise ValueError("measurements above their ceiling with no computed explanation (calculators/measured.py found no "
+        raise ValueError("measurements above their ceiling with no computed explanation (calculators/perf/measured.py found no "
                          "precision or speculative decoding that reaches them): " + ", ".join(
                              f"{r.key} ({'catalog.toml' if r.key in cat.measurements else 'serving.toml'}: measured {r.high:g} tok/s, "
                              f"ceiling {r.ceiling:.4g} tok/s)" for r in bad))

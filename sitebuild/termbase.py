@@ -4,12 +4,12 @@ Why a file per language with the same ids (format: the project's
 TERMBASE-FORMAT.md): each language's reviewer owns one file, and the checks
 compare them id by id. Read here with tomllib at build time; the browser
 never needs the whole termbase (a calculator that prints a counted noun gets
-the two forms passed in, see calculators/grammar.py).
+the two forms passed in, see calculators/text/grammar.py).
 
 Fields this module reads, besides the agreed ones (term, plural, gender,
 article, english, forbidden, note):
 
-- ``plural``: also the form calculators/grammar.py puts after a number other
+- ``plural``: also the form calculators/text/grammar.py puts after a number other
   than one ("8 KV-Köpfe"); without it the noun is taken as invariable.
 - ``[meta] spelling = "US"`` (en): turns on the US-spelling list of
   sitebuild/spelling.py on top of the file's own ``forbidden`` variants.
@@ -19,7 +19,7 @@ the file name), register and spelling; the four files have the same ids,
 every id being lowercase with hyphens; every term has a non-empty ``term``;
 ``forbidden`` is a list of strings, valid regexes where marked "re:", and
 none of them matches the chosen term (or its plural) itself; the byte and
-billion symbols are the ones calculators/fmt.py prints.
+billion symbols are the ones calculators/text/fmt.py prints.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ grouped-query-attention kv-head head-dim multi-head-latent-attention sliding-win
 memory-tier dataflow-architecture rdu lpu wse socket rack roofline arithmetic-intensity tensor-parallelism
 pipeline-parallelism expert-parallelism speculative-decoding quantisation calculator fact-check claim verdict
 site-model byte-symbol billion-symbol""".split())
-# Symbols chosen once in calculators/fmt.py; the termbase must name the same ones.
+# Symbols chosen once in calculators/text/fmt.py; the termbase must name the same ones.
 SYMBOL_TERMS = {"byte-symbol": fmt.BYTE_SYMBOL, "billion-symbol": fmt.BILLION_SYMBOL}
 
 
@@ -208,7 +208,7 @@ def problems(root: pathlib.Path, langs=LANGS) -> list:
         for tid, symbols in SYMBOL_TERMS.items():
             if tid in tb.terms and tb.terms[tid].term != symbols.get(lang):
                 out.append(Finding(tb.rel, tb.lines.get(tid, 0),
-                                   f"[terms.{tid}] term = {tb.terms[tid].term!r}, but calculators/fmt.py prints "
+                                   f"[terms.{tid}] term = {tb.terms[tid].term!r}, but calculators/text/fmt.py prints "
                                    f"{symbols.get(lang)!r}: the symbol is chosen once; change both together"))
     return out
 

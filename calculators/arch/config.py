@@ -43,7 +43,7 @@ class ConfigError(ValueError):
     """A config the model cannot read; `field` names the field that is missing or wrong.
 
     `code` and `params` let a caller say the same in the reader's language
-    (calculators/byo.py): "missing", "not_integer", "range" (lo, hi),
+    (calculators/data/byo.py): "missing", "not_integer", "range" (lo, hi),
     "layer_types" (listed, layers), "unknown_types" (types), "unsupported" (detail).
     """
 

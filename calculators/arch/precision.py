@@ -4,7 +4,7 @@ A released checkpoint rarely stores all weights alike: FP8 checkpoints keep
 the embeddings, lm_head and often the router in BF16 or FP32; MXFP4 ones
 quantize only the experts. The config's `quantization_config` says which
 method was used and which modules were not converted; this module turns that
-into a precision per parameter group (the groups of calculators/layers.py
+into a precision per parameter group (the groups of calculators/arch/layers.py
 plus "embeddings" and "lm_head").
 """
 

@@ -24,7 +24,7 @@ def snapshot() -> dict:
         out[f"claim:{res.claim.n}:verdict"] = res.verdict
         for i, part in enumerate(res.parts):
             out[f"claim:{res.claim.n}:part{i}"] = f"{part.verdict}:{part.matched}"
-    for fig in figures.registry().values():       # the words that agree with each figure (calculators/grammar.py)
+    for fig in figures.registry().values():       # the words that agree with each figure (calculators/text/grammar.py)
         if fig.kind in ("percent", "count", "tokens", "words") and not fig.is_range:
             it = fig.format("it")
             out[f"grammar:{fig.id}:it"] = grammar.article(it, "al")

@@ -2,7 +2,7 @@
 
 The text is parsed in the reader's browser by the same Python that builds the
 site (nothing is uploaded). Everything that can be wrong with it raises a
-`ByoError` whose `code` and `params` calculators/ui.py turns into a message in
+`ByoError` whose `code` and `params` calculators/ui/ turns into a message in
 the reader's language: too large, not JSON, not a model config, an
 unsupported architecture or quantization, a missing field (named), a value out
 of range. Limits keep the worker responsive: the text is capped before it is

@@ -97,7 +97,7 @@ class Catalog:
 
 
 def read_config(name: str) -> dict:
-    """A stored config.json of the package (calculators/configs/<name>)."""
+    """A stored config.json of the package (calculators/data/configs/<name>)."""
     text = resources.files("calculators.data").joinpath("configs", name).read_text(encoding="utf-8")
     return json.loads(text)
 
@@ -115,7 +115,7 @@ def _model(key: str, raw: dict, configs=read_config) -> Model:
         try:
             arch = A.from_config(configs(config_file), dtypes)
         except FileNotFoundError:
-            raise DataError(entry, "config", f"no file calculators/configs/{config_file}") from None
+            raise DataError(entry, "config", f"no file calculators/data/configs/{config_file}") from None
         except (A.ConfigError, json.JSONDecodeError) as e:
             raise DataError(entry, "config", f"{config_file}: {e}") from None
     m = Model(

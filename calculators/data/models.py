@@ -1,6 +1,6 @@
 """The catalog's record of a model: its config-built architecture, served context and model-card totals.
 
-Counts come from the architecture (calculators/architecture.py); what the
+Counts come from the architecture (calculators/arch/architecture.py); what the
 model card publishes is kept beside them only to check them (`card_agrees`,
 applied when the catalog loads). The attribute names (layers, kv_heads,
 head_dim, ...) summarise the per-layer specs for the pages and calculators.

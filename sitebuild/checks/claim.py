@@ -3,7 +3,7 @@
 Why: a sentence sometimes needs to say "about 2.7 GB" in its own words; the
 claim macro prints the figure and makes the build fail when the stated
 value drifts away from what the model computes. The comparison is the fact
-check's (calculators/claims.py: Part and check_part, same tolerance), so a
+check's (calculators/article/claims.py: Part and check_part, same tolerance), so a
 claim on a page and a claim on the fact-check page are judged alike.
 
 The claimed value is in the figure's SI unit (bytes, seconds, tok/s); `scale`

@@ -56,7 +56,7 @@ def check_macro(page, m, project) -> list:
         fid = next(iter(a.values()), None)
         if fid not in project.figures:
             return err("unknown-figure", f"unknown figure id {fid!r}{_near(str(fid), project.figures)}: "
-                                         f"figures are defined in calculators/figures.py")
+                                         f"figures are defined in calculators/article/figures.py")
         problem = _grammar_arguments(page, dict(m.kwargs), project.root)
         if problem:
             return err("macro-arguments", f"{m.call}: {problem}")

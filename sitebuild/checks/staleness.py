@@ -59,7 +59,7 @@ def _canonical_macro(m: re.Match) -> str:
 
 def normalized_sections(text: str) -> list:
     """[(German heading or None, normalized text)] per section: words only, formatting gone."""
-    page = source.parse(text, "docs/x/x.md")
+    page = source.parse(text, "<page>")
     body = "\n".join(text.splitlines()[page.meta_line_count:])
     body = source.HTML_COMMENT.sub(" ", _MACRO.sub(_canonical_macro, body))
     sections, heading, lines = [], None, []

@@ -6,7 +6,7 @@ choice if the build refuses the alternatives. What is read:
 - pages: the prose of docs/<lang>/*.md (code, macro calls, URLs and HTML
   tags are blanked by sitebuild/checks/source.py, so they are not checked);
 - locale files: every msgstr of locales/<lang>.po, reported on the msgstr's
-  line; a string the code uses in a chart (calculators/charts.py,
+  line; a string the code uses in a chart (calculators/article/charts.py,
   calc_charts.py) is named as a chart label, with the code's line;
 - English: msgids are the English the code holds, so for en the msgids of
   strings the code uses are checked too, reported at the code's line;
@@ -14,7 +14,7 @@ choice if the build refuses the alternatives. What is read:
   termbase term (best written `## {{ term("kv-cache", cap=True) }}`);
 - Italian pages: an article or articulated preposition typed before a
   figure macro ("al {{ fig(…) }}"): the figure macro writes it itself,
-  agreeing with the number (`{{ fig("id", art="a") }}`, calculators/grammar.py).
+  agreeing with the number (`{{ fig("id", art="a") }}`, calculators/text/grammar.py).
 
 With [meta] spelling = "US" (en), the British spellings of
 sitebuild/spelling.py count as forbidden variants.
