@@ -208,7 +208,7 @@ def problems(root: pathlib.Path, langs=LANGS) -> list:
         for tid, symbols in SYMBOL_TERMS.items():
             if tid in tb.terms and tb.terms[tid].term != symbols.get(lang):
                 out.append(Finding(tb.rel, tb.lines.get(tid, 0),
-                                   f"[terms.{tid}] term = {tb.terms[tid].term!r}, but calculators/text/fmt.py prints "
+                                   f"[terms.{tid}] term = {tb.terms[tid].term!r}, but calculators/text/units.py gives "
                                    f"{symbols.get(lang)!r}: the symbol is chosen once; change both together"))
     return out
 

@@ -502,8 +502,8 @@ def test_pasted_config_gives_what_cpython_computes(ready_page):
     assert got["ok"] and expected["ok"], got["errors"]
     assert (got["html"], got["chart"]) == (expected["html"], expected["chart"])
     text = calc_text(page, instance)
-    # gpt-oss-20b's published totals, as the English page writes billions (20.9 bn, 3.61 bn)
-    assert "20.9\u00a0bn, 3.61\u00a0bn" in text and "routed experts MXFP4" in text and not BAD_WORDS.search(text)
+    # gpt-oss-20b's published totals, as the English page writes billions (20.9 billion, 3.61 billion)
+    assert "20.9\u00a0billion, 3.61\u00a0billion" in text and "routed experts MXFP4" in text and not BAD_WORDS.search(text)
     assert f"{instance}.config=" in page.url, "the config is part of the shareable link"
     duration = page.evaluate("() => performance.getEntriesByName('calc:update').at(-1).duration")
     print(f"pasted config: input to result {duration:.0f} ms")

@@ -112,7 +112,7 @@ def test_tp8_expected_speed_from_bytes_efficiency_and_all_reduces():
     comm_s = 2 * LAYERS * (latency + 2 * 7 / 8 * HIDDEN * 2 / 450e9)
     expected = 1 / (memory_s / efficiency + comm_s)
     rows = _decode({"efficiency": 85.0, "latency_us": 10.0})
-    assert rows["Communication per step"].endswith("(160 all-reduces of 28.7 KB each)")
+    assert rows["Communication per step"].endswith("(160 all-reduces of 28.7 kB each)")
     shown = float(rows["Speed per request, expected"].split(" ")[0])
     assert shown == pytest.approx(expected, rel=0.01), (shown, expected)
     ceiling = float(rows["Speed per request, ceiling"].split(" ")[0])

@@ -86,7 +86,7 @@ def test_pipeline_of_two_stages_by_hand():
     assert _tok_s(rows["Speed per request, ceiling"]) == pytest.approx(1 / memory, rel=0.01)
     assert _tok_s(rows["Speed per request, expected"]) == pytest.approx(1 / (memory / EFFICIENCY + allreduces + handoff),
                                                                        rel=0.01)
-    assert rows["of which pipeline hand-offs"].endswith("(hand-offs between stages: 1 × 16.4 KB)")
+    assert rows["of which pipeline hand-offs"].endswith("(hand-offs between stages: 1 × 16.4 kB)")
     assert rows["Pipeline"].startswith("2 stages in turn") and "add up" in rows["Pipeline"]
     # stages add memory, not speed: the same as 4 GPUs without stages, and half of 8 GPUs by tensor parallelism
     four = _rows("decode", {"devices": 4})
@@ -101,7 +101,7 @@ def test_latency_calculator_shows_ceiling_and_expected_and_times_with_expected()
     p = inputs.latency_parts(ui.CALCULATORS["latency"].defaults, CAT)
     out = ui.CALCULATORS["latency"].defaults["output"]
     assert p["call"] == pytest.approx(p["ttft"] + out / p["speed"])
-    assert rows["Communication per step"].endswith("(160 all-reduces of 28.7 KB each)")
+    assert rows["Communication per step"].endswith("(160 all-reduces of 28.7 kB each)")
     # with stages the prompt too passes them in turn: the first token is not earlier
     staged = inputs.latency_parts(dict(ui.CALCULATORS["latency"].defaults, pp=2), CAT)
     assert staged["ttft"] >= p["ttft"] and staged["speed"] < p["speed"]

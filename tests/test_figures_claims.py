@@ -50,7 +50,7 @@ def test_figures_are_formatted_per_locale():
     assert figures.get("kv.llama70b.bytes_per_token").format("de") == f"327.680{fmt.NBSP}Byte"
     assert figures.get("kv.llama70b.bytes_per_token").format("en") == f"327,680{fmt.NBSP}bytes"
     # Llama 3.1 70B config.json: 70.55e9 parameters -> 70.6 billion; billions never as "B"
-    assert figures.get("params.llama70b").format("it") == f"70,6{fmt.NBSP}mld."
+    assert figures.get("params.llama70b").format("it") == f"70,6{fmt.NBSP}mld"
     assert figures.get("dataflow.differences").format("da") == "fire"
     assert figures.get("measured.aa-gpu-llama-3.1-70b").format("en") == f"49–71{fmt.NBSP}tok/s"
 

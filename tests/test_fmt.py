@@ -17,7 +17,8 @@ from babel import Locale
 from babel.numbers import format_decimal, format_percent as babel_percent
 from hypothesis import assume, given, settings, strategies as st
 
-from calculators.text import fmt
+from calculators.text import fmt, units
+from calculators.text.grammar import plural_category
 from calculators.text.fmt import (
     LOCALES,
     NBSP,
@@ -49,9 +50,10 @@ def decimal_pattern(decimals):
 
 
 def babel_expected(value, rounded, locale, decimals):
-    """Babel's text, minus the sign of a negative zero (we drop it on purpose)."""
+    """Babel's text with our two deliberate deviations: no sign on a negative zero, and the minus sign U+2212
+    where CLDR has the ASCII hyphen-minus (calculators/text/fmt.py, MINUS)."""
     text = format_decimal(value, format=decimal_pattern(decimals), locale=locale)
-    return text.lstrip("-") if rounded.is_zero() else text
+    return text.lstrip("-") if rounded.is_zero() else text.replace("-", fmt.MINUS)
 
 
 def implied_decimals(d: Decimal) -> int:
@@ -92,7 +94,7 @@ def test_sig_rounding_matches_babel_significant_pattern(value, locale, sig):
     """
     exact = Decimal(repr(value)) if isinstance(value, float) else Decimal(value)
     assume(not (abs(value) < 1 and round_decimal(value, sig=sig).adjusted() > exact.adjusted()))
-    expected = format_decimal(value, format="@" * sig, locale=locale)
+    expected = format_decimal(value, format="@" * sig, locale=locale).replace("-", fmt.MINUS)
     assert format_number(value, locale, sig=sig, grouping=False) == expected
 
 
@@ -100,7 +102,7 @@ def test_sig_carry_below_one():
     """Rounding up into the next power of ten keeps sig digits in the new decade."""
     assert format_number(0.0096, "en", sig=1) == "0.01"
     assert format_number(0.00996, "de", sig=2) == "0,010"
-    assert format_number(-0.96, "it", sig=1) == "-1"
+    assert format_number(-0.96, "it", sig=1) == fmt.MINUS + "1"
     assert format_decimal(0.0096, format="@", locale="en") == "0.001"  # Babel 2.19's bug
 
 
@@ -122,11 +124,11 @@ def test_format_percent_matches_babel(value, locale, decimals):
     pattern = Locale(locale).percent_formats[None].pattern
     assert "#,##0" in pattern and "%" in pattern
     pattern = pattern.replace("#,##0", decimal_pattern(decimals), 1)
-    expected = babel_percent(value, format=pattern, locale=locale)
+    expected = babel_percent(value, format=pattern, locale=locale).replace("-", fmt.MINUS)
     ours = format_percent(value, locale, decimals=decimals)
     rounded = round_decimal(Decimal(repr(value)).scaleb(2) if isinstance(value, float)
                             else Decimal(value) * 100, decimals=decimals)
-    assert ours == (expected.lstrip("-") if rounded.is_zero() else expected)
+    assert ours == (expected.lstrip(fmt.MINUS) if rounded.is_zero() else expected)
 
 
 @pytest.mark.parametrize("locale, text", [
@@ -141,17 +143,18 @@ def test_percent_spacing_per_locale(locale, text):
 def test_symbols_agree_with_babel(locale):
     from babel.numbers import get_decimal_symbol, get_group_symbol, get_minus_sign_symbol
 
+    assert get_minus_sign_symbol(locale) == "-"     # CLDR's hyphen-minus, which we replace by U+2212
     assert format_number(-1234567.5, locale, decimals=1) == (
-        f"{get_minus_sign_symbol(locale)}1{get_group_symbol(locale)}234"
+        f"{fmt.MINUS}1{get_group_symbol(locale)}234"
         f"{get_group_symbol(locale)}567{get_decimal_symbol(locale)}5"
     )
 
 
 @pytest.mark.parametrize("locale, expected", [
-    ("en", ["2,680", "2.50", "-1,234.4", "0.00", "1,000"]),
-    ("de", ["2.680", "2,50", "-1.234,4", "0,00", "1.000"]),
-    ("da", ["2.680", "2,50", "-1.234,4", "0,00", "1.000"]),
-    ("it", ["2.680", "2,50", "-1.234,4", "0,00", "1.000"]),
+    ("en", ["2,680", "2.50", "\u22121,234.4", "0.00", "1,000"]),
+    ("de", ["2.680", "2,50", "\u22121.234,4", "0,00", "1.000"]),
+    ("da", ["2.680", "2,50", "\u22121.234,4", "0,00", "1.000"]),
+    ("it", ["2.680", "2,50", "\u22121.234,4", "0,00", "1.000"]),
 ])
 def test_format_number_examples(locale, expected):
     got = [
@@ -200,7 +203,7 @@ def test_format_range():
 
 QUANTITIES = [
     # value, kind, kwargs, en, de
-    (327680, "bytes", {}, "328 KB", "328 KB"),                  # 327.68 KB
+    (327680, "bytes", {}, "328 kB", "328 kB"),                  # 327.68 kB (SI: lower-case k)
     (2684354560, "bytes", {}, "2.68 GB", "2,68 GB"),            # 2.684... GB
     (2.5 * 2**30, "bytes", {"unit": "GiB"}, "2.50 GiB", "2,50 GiB"),
     (2684354560, "bytes", {"unit": "MB"}, "2,680 MB", "2.680 MB"),
@@ -214,9 +217,10 @@ QUANTITIES = [
     (2.5e-5, "seconds", {}, "25.0 \u00b5s", "25,0 \u00b5s"),
     (90, "seconds", {"decimals": 0}, "90 s", "90 s"),           # < 120 s stays in s
     (90, "seconds", {}, "90.0 s", "90,0 s"),
-    (150, "seconds", {}, "2.50 min", "2,50 min"),
-    (119.97, "seconds", {}, "2.00 min", "2,00 min"),           # rounds to 120 s
-    (9000, "seconds", {}, "2.50 h", "2,50 h"),
+    (150, "seconds", {}, "2 min 30 s", "2 min 30 s"),         # from 120 s: minutes and seconds
+    (119.97, "seconds", {}, "2 min", "2 min"),                 # rounds to 120 s; no "0 s"
+    (181.4, "seconds", {}, "3 min 1 s", "3 min 1 s"),          # sig=3 of the whole duration: 181 s
+    (9000, "seconds", {}, "2 h 30 min", "2 h 30 min"),
     (0.9996, "seconds", {}, "1.00 s", "1,00 s"),               # 999.6 ms -> 1000 ms
     (0, "seconds", {}, "0 s", "0 s"),
     (141.2e9, "flop", {}, "141 GFLOP", "141 GFLOP"),
@@ -230,14 +234,14 @@ QUANTITIES = [
     (10200, "watts", {}, "10.2 kW", "10,2 kW"),
     (0.0005, "joules", {}, "0.500 mJ", "0,500 mJ"),
     (3.6e6, "joules", {}, "3.60 MJ", "3,60 MJ"),
-    (70.55e9, "params", {}, "70.6 bn", "70,6 Mrd."),            # 70.55 -> 70.6 (half-even); not CLDR's "70.6B"
-    (120e9, "params", {}, "120 bn", "120 Mrd."),
-    (7.5e6, "params", {}, "7.50 M", "7,50 Mio."),
+    (70.55e9, "params", {}, "70.6 billion", "70,6 Mrd."),            # 70.55 -> 70.6 (half-even); not CLDR's "70.6B"
+    (120e9, "params", {}, "120 billion", "120 Mrd."),
+    (7.5e6, "params", {}, "7.50 million", "7,50 Mio."),
     (950, "params", {}, "950", "950"),
     (4.7512, "ratio", {}, "4.75×", "4,75×"),
     (4, "count", {}, "4", "4"),
     (12345, "count", {}, "12,345", "12.345"),
-    (-2684354560, "bytes", {}, "-2.68 GB", "-2,68 GB"),
+    (-2684354560, "bytes", {}, "\u22122.68 GB", "\u22122,68 GB"),
     (2684354560, "bytes", {"decimals": 1}, "2.7 GB", "2,7 GB"),
 ]
 
@@ -281,9 +285,9 @@ def test_scaled_number_is_in_range(value, locale, kind):
     text = format_quantity(value, kind, locale)
     number, unit = text.split(NBSP)
     magnitude = parse_number(number, locale)
-    largest = fmt._KINDS[kind][0][-1][0]
-    smallest = fmt._KINDS[kind][0][0][0]
-    smallest = fmt._local_unit(kind, smallest, locale, magnitude)   # "B" is written "Byte", "bytes"...
+    largest = units.ladder(kind, locale)[-1][0]
+    smallest = units.ladder(kind, locale)[0][0]
+    smallest = units.word(kind, smallest, locale, plural_category(number, locale))   # "B" is written "Byte", "bytes"...
     assert magnitude < 1000 or unit == largest
     assert magnitude >= 1 or unit == smallest
 
@@ -510,9 +514,9 @@ def test_fmt_imports_only_the_standard_library():
 
 @pytest.mark.parametrize("locale, billions, trillions, bytes_, one_byte", [
     ("de", "70,6 Mrd.", "1,6 Bio.", "512 Byte", "1 Byte"),
-    ("en", "70.6 bn", "1.6 tn", "512 bytes", "1 byte"),
+    ("en", "70.6 billion", "1.6 trillion", "512 bytes", "1 byte"),
     ("da", "70,6 mia.", "1,6 bio.", "512 byte", "1 byte"),
-    ("it", "70,6 mld.", "1,6 bln", "512 byte", "1 byte"),
+    ("it", "70,6 mld", "1.600 mld", "512 byte", "1 byte"),     # Italian has no word for 10^12 that reads well
 ])
 def test_billions_and_bytes_have_distinct_words_per_locale(locale, billions, trillions, bytes_, one_byte):
     nb = lambda s: s.replace(" ", NBSP)  # noqa: E731

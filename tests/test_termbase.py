@@ -155,10 +155,10 @@ def test_termbase_ids_missing_or_extra_and_forbidden_equal_to_term(proj):
 def test_termbase_meta_and_symbols(proj):
     it = proj / "locales" / "terms" / "it.toml"
     it.write_text(it.read_text(encoding="utf-8").replace('language = "it"', 'language = "en"')
-                  .replace('term = "mld."', 'term = "Mrd."'), encoding="utf-8")
+                  .replace('term = "mld"', 'term = "Mrd."'), encoding="utf-8")
     found = run(proj, ["it"])
     find(found, path="locales/terms/it.toml", code="termbase", line=1, contains=("language",))
-    find(found, path="locales/terms/it.toml", code="termbase", contains=("billion-symbol", "calculators/fmt.py", "'mld.'"))
+    find(found, path="locales/terms/it.toml", code="termbase", contains=("billion-symbol", "calculators/text/units.py", "'mld'"))
 
 
 def test_missing_termbase_file(proj):

@@ -90,12 +90,8 @@ class Figure:
             return fmt.format_percent_range(low, high, locale, decimals=self.decimals or 0)
         if self.kind in ("words", "count", "tokens"):
             return fmt.format_range(self._format_one(low, locale), self._format_one(high, locale), locale)
-        high_text = self._format_one(high, locale)
-        if fmt.NBSP not in high_text:  # unit glued to the number (ratios, params)
-            return fmt.format_range(self._format_one(low, locale), high_text, locale)
-        number_high, unit = high_text.rsplit(fmt.NBSP, 1)
-        low_text = fmt.format_quantity(low, self.kind, locale, sig=self.sig, decimals=self.decimals, unit=unit)
-        return fmt.format_range(low_text.rsplit(fmt.NBSP, 1)[0], number_high, locale) + fmt.NBSP + unit
+        return fmt.format_quantity_range(low, high, self.kind, locale, sig=self.sig, decimals=self.decimals,
+                                         unit=self.unit)
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,10 @@ from __future__ import annotations
 import decimal
 from decimal import Decimal
 
+from . import units as units_
+from .grammar import plural_category
+from .units import BILLION_SYMBOL, BYTE_SYMBOL, NBSP
+
 __all__ = [
     "BILLION_SYMBOL",
     "BYTE_SYMBOL",
@@ -25,24 +29,26 @@ __all__ = [
     "format_number",
     "format_percent",
     "format_quantity",
+    "format_quantity_range",
     "format_range",
     "round_decimal",
 ]
 
 LOCALES = ("de", "en", "da", "it")
-NBSP = "\u00a0"
 EN_DASH = "\u2013"
-MICRO = "\u00b5"
-TIMES = "\u00d7"
 
-# CLDR (latn numbering system): decimal mark, group mark, minus sign, and the
-# percent pattern's suffix.  Babel 2.19 says: all four use ASCII "-" as minus;
-# de and da put a NBSP before "%", en and it do not.
+MINUS = "\u2212"
+
+# CLDR (latn numbering system): decimal mark, group mark and the percent
+# pattern's suffix (Babel 2.19: de and da put a NBSP before "%", en and it do
+# not).  The minus sign is the typographic one, U+2212, in all four: CLDR's
+# ASCII "-" is a hyphen, which the native editors of all four languages
+# flagged ("-22 %"); calculators/text/parse.py reads both.
 _SYMBOLS = {
-    "en": {"decimal": ".", "group": ",", "minus": "-", "percent": "%"},
-    "de": {"decimal": ",", "group": ".", "minus": "-", "percent": NBSP + "%"},
-    "da": {"decimal": ",", "group": ".", "minus": "-", "percent": NBSP + "%"},
-    "it": {"decimal": ",", "group": ".", "minus": "-", "percent": "%"},
+    "en": {"decimal": ".", "group": ",", "minus": MINUS, "percent": "%"},
+    "de": {"decimal": ",", "group": ".", "minus": MINUS, "percent": NBSP + "%"},
+    "da": {"decimal": ",", "group": ".", "minus": MINUS, "percent": NBSP + "%"},
+    "it": {"decimal": ",", "group": ".", "minus": MINUS, "percent": "%"},
 }
 
 
@@ -188,107 +194,8 @@ def format_range(low_text: str, high_text: str, locale: str) -> str:
 
 
 # --------------------------------------------------------------------------
-# Quantities with units
+# Quantities with units (the units and their words: calculators/text/units.py)
 # --------------------------------------------------------------------------
-
-# kind -> (units as (symbol, factor, threshold) ascending, separator between
-# number and unit, symbol used for zero).  threshold is the |value| from which
-# that unit is chosen.  Factors are Decimals so that scaling is exact.
-
-
-def _si(symbols: list[str], first_exp: int = 0) -> list[tuple[str, Decimal, Decimal]]:
-    """Units in 10**3 steps; each is chosen once the scaled value reaches 1."""
-    return [(s, Decimal(10) ** (first_exp + 3 * i), Decimal(10) ** (first_exp + 3 * i))
-            for i, s in enumerate(symbols)]
-
-
-_PREFIXES = ["", "K", "M", "G", "T", "P"]
-_FLOP_PREFIXES = ["", "k", "M", "G", "T", "P"]
-
-_KINDS = {
-    "bytes": (_si([p + "B" for p in _PREFIXES]), NBSP, "B"),
-    "bytes_per_s": (_si([p + "B/s" for p in _PREFIXES]), NBSP, "B/s"),
-    "flop": (_si([p + "FLOP" for p in _FLOP_PREFIXES]), NBSP, "FLOP"),
-    "flop_per_s": (_si([p + "FLOP/s" for p in _FLOP_PREFIXES]), NBSP, "FLOP/s"),
-    # integer arithmetic is counted in operations, not floating-point operations (Groq: 750 TOPS INT8)
-    "ops_per_s": (_si(["OPS", "kOPS", "MOPS", "GOPS", "TOPS", "POPS"]), NBSP, "OPS"),
-    "watts": (_si(["W", "kW", "MW"]), NBSP, "W"),
-    "joules": (_si(["mJ", "J", "kJ", "MJ"], -3), NBSP, "J"),
-    "params": (_si(["", "K", "M", "G", "T"]), NBSP, ""),
-    "seconds": (
-        _si(["ns", MICRO + "s", "ms", "s"], -9)
-        + [("min", Decimal(60), Decimal(120)), ("h", Decimal(3600), Decimal(7200))],
-        NBSP,
-        "s",
-    ),
-    "tok_per_s": ([("tok/s", Decimal(1), Decimal(0))], NBSP, "tok/s"),
-    "ratio": ([(TIMES, Decimal(1), Decimal(0))], "", TIMES),
-    "tokens": ([("", Decimal(1), Decimal(0))], "", ""),
-    "count": ([("", Decimal(1), Decimal(0))], "", ""),
-    "bits": ([("bit", Decimal(1), Decimal(0))], NBSP, "bit"),   # bits stored per parameter
-}
-
-# Words CLDR writes differently, chosen once for this site (issue 11): a count
-# of parameters is never written with "B" (that is the byte), and a bare byte
-# count is spelled out.  Keys are the canonical symbols above; "G" of params
-# means 10**9 (a billion parameters).  English "bytes" has a singular.
-#
-# Where this leaves CLDR's compact forms: German ("Mrd.") and Danish ("mia.")
-# are CLDR's short decimal format; English CLDR writes "70.6B" and Italian
-# "70,6 Mld", and the byte is the unit symbol "B" everywhere.  On this site, where the same paragraph may hold
-# "141 GB" of weights and "70.6 billion" parameters, "70.6B" reads as bytes.
-# So billions of parameters get a word-like abbreviation per language with a
-# space ("70,6 Mrd.", "70.6 bn", "70,6 mia.", "70,6 mld."), and a bare byte
-# count is a word ("512 Byte", "512 bytes", "512 byte").  Prefixed units
-# (GB, TB/s) are international symbols and stay.  tests/test_fmt.py compares
-# with Babel where CLDR applies and pins these deviations by hand.
-_LOCAL_UNITS = {
-    "params": {
-        "de": {"K": "Tsd.", "M": "Mio.", "G": "Mrd.", "T": "Bio."},
-        "en": {"K": "K", "M": "M", "G": "bn", "T": "tn"},
-        "da": {"K": "t.", "M": "mio.", "G": "mia.", "T": "bio."},
-        "it": {"K": "mila", "M": "mln", "G": "mld.", "T": "bln"},
-    },
-    "bytes": {
-        "de": {"B": "Byte"},
-        "en": {"B": "bytes"},
-        "da": {"B": "byte"},
-        "it": {"B": "byte"},
-    },
-}
-# A singular where the language has one after exactly 1 (English only: "1 byte").
-_SINGULAR = {("bytes", "en", "bytes"): "byte"}
-
-BILLION_SYMBOL = {lang: units["G"] for lang, units in _LOCAL_UNITS["params"].items()}
-BYTE_SYMBOL = {lang: units["B"] for lang, units in _LOCAL_UNITS["bytes"].items()}
-
-
-def _local_unit(kind: str, symbol: str, locale: str, number: Decimal) -> str:
-    """The symbol as this locale writes it (canonical symbol when it has no own word)."""
-    word = _LOCAL_UNITS.get(kind, {}).get(locale, {}).get(symbol, symbol)
-    if number == 1:
-        word = _SINGULAR.get((kind, locale, word), word)
-    return word
-
-
-def _canonical_unit(kind: str, unit: str) -> str:
-    """A unit named in any locale's words ("Mrd.", "bytes") as its canonical symbol ("G", "B")."""
-    for words in _LOCAL_UNITS.get(kind, {}).values():
-        for canonical, word in words.items():
-            if unit == word:
-                return canonical
-    for (k, _, plural), singular in _SINGULAR.items():
-        if k == kind and unit == singular:
-            return _canonical_unit(kind, plural)
-    return unit
-
-
-# Binary units are never chosen automatically, only when named (DESIGN: SI by
-# default, GiB only when a figure says so).
-_BINARY = {"bytes": {p + "iB": Decimal(1024) ** (i + 1) for i, p in enumerate("KMGT")}}
-
-# Counted kinds print the exact integer unless a rounding is asked for.
-_COUNTED = ("tokens", "count")
 
 
 def _pick_unit(units, magnitude: Decimal):
@@ -302,8 +209,8 @@ def _pick_unit(units, magnitude: Decimal):
 
 def _forced_unit(kind: str, units, unit: str):
     """Look up a unit the caller named; a unit of another kind is a bug."""
-    table = {u[0]: u[1] for u in units} | _BINARY.get(kind, {})
-    unit = _canonical_unit(kind, unit)
+    table = {u[0]: u[1] for u in units} | units_.BINARY.get(kind, {})
+    unit = units_.canonical(kind, unit)
     if unit not in table:
         raise ValueError(f"unit {unit!r} is not a unit of {kind!r}; "
                          f"choose from {', '.join(table)}")
@@ -324,32 +231,51 @@ def _scale_and_round(d: Decimal, units, rounding: dict):
     return symbol, r
 
 
+def _duration(seconds: Decimal, locale: str, rounding: dict) -> str:
+    """A duration of two minutes or more in two units: "3 min 1 s", "2 h 5 min" (a zero second part left out).
+
+    The figure's rounding applies to the whole duration in seconds (sig=3 of 181.4 s is 181 s),
+    then the parts are whole numbers: no reader says "3,02 min".
+    """
+    total = round_decimal(seconds, **rounding)
+    big, small, step = ("h", "min", 60) if abs(total) >= units_.HOURS_FROM else ("min", "s", 1)
+    whole = int(_quantize(abs(total) / step, 0))
+    upper, lower = divmod(whole, 60)
+    sign = _symbols(locale)["minus"] if total < 0 else ""
+    text = f"{sign}{_render(Decimal(upper), locale)}{NBSP}{big}"
+    return text + (f"{NBSP}{_render(Decimal(lower), locale)}{NBSP}{small}" if lower else "")
+
+
 def format_quantity(value, kind: str, locale: str, *, sig: int | None = None,
                     decimals: int | None = None, unit: str | None = None) -> str:
     """Format ``value`` (in the kind's base unit) as "<number><NBSP><unit>".
 
     The unit is scaled in SI steps so that the number is at least 1 (bytes,
-    FLOP, W, J, s; seconds also use min from 120 s and h from 7200 s); ``unit``
+    FLOP, W, J, s); a duration from two minutes on is written in minutes and
+    seconds, from two hours on in hours and minutes ("3 min 1 s"). ``unit``
     forces one (and allows KiB..TiB for bytes).  Rounding (``sig``, default
     3, or ``decimals``) happens in the chosen unit.  "params" is written with
-    the locale's word for thousand/million/billion ("70,6 Mrd.", "70.6 bn",
-    see _LOCAL_UNITS), a bare byte count with the locale's word for byte
+    the locale's word for thousand/million/billion ("70,6 Mrd.", "70.6 billion",
+    see units.WORDS), a bare byte count with the locale's word for byte
     ("512 Byte", "1 byte"); "ratio" as "4.75×"; "tokens" and
     "count" are plain numbers, exact unless a rounding is given.
     """
     _symbols(locale)
     try:
-        units, sep, base = _KINDS[kind]
+        _ladder, sep, base = units_.KINDS[kind]
     except KeyError:
-        raise ValueError(f"unknown kind {kind!r}; choose from {', '.join(_KINDS)}") from None
+        raise ValueError(f"unknown kind {kind!r}; choose from {', '.join(units_.KINDS)}") from None
+    units = units_.ladder(kind, locale)
     d = _to_decimal(value)
-    if sig is None and decimals is None and kind in _COUNTED:
+    if sig is None and decimals is None and kind in units_.COUNTED:
         if d != d.to_integral_value():
             raise ValueError(f"a {kind} must be a whole number, got {value!r}")
         return _render(_quantize(d, 0), locale)
     if sig is not None and decimals is not None:
         raise ValueError("give at most one of decimals= or sig=")
     rounding = {"decimals": decimals} if decimals is not None else {"sig": 3 if sig is None else sig}
+    if kind == "seconds" and unit is None and abs(round_decimal(d, **rounding)) >= units_.MINUTES_FROM:
+        return _duration(d, locale, rounding)
     with decimal.localcontext() as ctx:
         ctx.prec = 60  # exact enough for /60 and /3600, whatever the caller's context
         if unit is not None:
@@ -360,8 +286,27 @@ def format_quantity(value, kind: str, locale: str, *, sig: int | None = None,
         else:
             symbol, r = _scale_and_round(d, units, rounding)
     number = _render(r, locale)
-    symbol = _local_unit(kind, symbol, locale, r)
+    symbol = units_.word(kind, symbol, locale, plural_category(number, locale))
     return f"{number}{sep}{symbol}" if symbol else number
+
+
+def format_quantity_range(low, high, kind: str, locale: str, *, sig: int | None = None,
+                          decimals: int | None = None, unit: str | None = None) -> str:
+    """'49–71 tok/s': both ends in the unit the upper end scales to, the unit once.
+
+    Units glued to the number ("1,04–1,47×") and plain counts join the two
+    texts; a duration in two units ("2 min 30 s") is written out at both ends,
+    with a spaced dash between them.
+    """
+    rounding = {"sig": sig, "decimals": decimals}
+    high_text = format_quantity(high, kind, locale, unit=unit, **rounding)
+    if NBSP not in high_text:
+        return format_range(format_quantity(low, kind, locale, unit=unit, **rounding), high_text, locale)
+    if high_text.count(NBSP) > 1:   # a duration in minutes and seconds, or hours and minutes
+        return f"{format_quantity(low, kind, locale, unit=unit, **rounding)} {EN_DASH} {high_text}"
+    number_high, high_unit = high_text.rsplit(NBSP, 1)
+    low_text = format_quantity(low, kind, locale, unit=high_unit, **rounding)
+    return format_range(low_text.rsplit(NBSP, 1)[0], number_high, locale) + NBSP + high_unit
 
 
 # --------------------------------------------------------------------------
