@@ -14,6 +14,8 @@ from typing import NamedTuple
 
 from babel.messages.pofile import read_po
 
+from calculators.text.message import Plural
+
 SOURCE_LANG = "de"
 LANGS = ("de", "en", "da", "it")
 LOCALES_DIR = pathlib.Path(__file__).resolve().parent.parent / "locales"
@@ -21,7 +23,7 @@ LOCALES_DIR = pathlib.Path(__file__).resolve().parent.parent / "locales"
 
 class Entry(NamedTuple):
     """What the site needs of a catalog message (Babel's Message, minus what only the checks read)."""
-    string: str
+    string: str | tuple    # a plural message: its forms, msgstr[0] ("one") and msgstr[1] ("other")
     fuzzy: bool
 
 
@@ -56,8 +58,14 @@ class Strings:
         self.used: set = set()
         self.fallbacks: set = set()
 
-    def get(self, msgid: str, lang: str, context: str | None = None) -> str:
-        """The string in `lang`, else German, else the msgid; unknown msgids are an error."""
+    def get(self, msgid, lang: str, context: str | None = None):
+        """The string in `lang`, else German, else the msgid; unknown msgids are an error.
+
+        A Plural (calculators/text/message.py) gives the tuple of its forms, the English ones last.
+        """
+        if isinstance(msgid, Plural):
+            forms = self.get(msgid.one, lang, msgid.context)
+            return forms if isinstance(forms, tuple) else (msgid.one, msgid.other)
         self.used.add((msgid, context))
         if catalog(SOURCE_LANG, self.locales_dir).get(msgid, context=context) is None:
             where = f" (context {context!r})" if context else ""
@@ -73,4 +81,6 @@ def _translation(locales_dir: pathlib.Path, lang: str, msgid: str, context: str 
     msg = catalog(lang, locales_dir).get(msgid, context=context)
     if msg is None or not msg.string or msg.fuzzy:
         return None
+    if isinstance(msg.string, tuple):
+        return msg.string if all(msg.string) else None    # a plural translated in part falls back whole
     return msg.string

@@ -75,10 +75,16 @@ def render(name: str, lang: str, tr, instance: str | None = None) -> str:
             f'<div class="calc-chart">{out["chart"]}</div></div></div>')
 
 
+def _translated(tr, msgid: str):
+    """A msgid's translation for the browser's table: a string, or the list of a plural message's forms."""
+    plural = messages.plural(msgid)
+    return list(tr(plural)) if plural else tr(msgid)
+
+
 def page_config(lang: str, tr, urls: dict) -> dict:
     """What the page script and the worker need: locale, translations, runtime URLs (relative to assets/)."""
     return {"locale": lang,
-            "strings": {msgid: tr(msgid) for msgid in messages.browser_strings()},
+            "strings": {msgid: _translated(tr, msgid) for msgid in messages.browser_strings()},
             "status": {key: tr(msgid) for key, msgid in messages.STATUS.items()},
             "configMaxChars": byo.MAX_CONFIG_CHARS,
             **urls}

@@ -24,8 +24,19 @@ def test_the_catalog_says_what_babel_says():
         entries = strings.catalog(lang)
         messages = [m for m in parsed if m.id]
         assert len(entries) == len(messages)
-        for m in messages:
-            assert entries.get(m.id, m.context) == (m.string, m.fuzzy), (lang, m.id)
+        for m in messages:   # a plural message is keyed by its singular, as Babel keys it
+            key = m.id[0] if isinstance(m.id, tuple) else m.id
+            assert entries.get(key, m.context) == (m.string, m.fuzzy), (lang, m.id)
+        assert any(isinstance(m.id, tuple) for m in messages)
+
+
+def test_a_plural_gives_its_forms_and_falls_back_whole():
+    """A Plural gives the language's forms; one untranslated form sends the whole message to German."""
+    from calculators.article.formula import COUNTED
+    part = COUNTED["parts the KV cache is split into"]
+    texts = strings.Strings()
+    assert texts.get(part, "de") == ("{n} Teil, in den der KV-Cache aufgeteilt ist", "{n} Teile, in die der KV-Cache aufgeteilt ist")
+    assert len(texts.get(part, "it")) == 3
 
 
 def test_an_edited_catalog_is_read_again(tmp_path):

@@ -31,7 +31,8 @@ from calculators.article import claims  # noqa: E402
 from calculators.article import figures  # noqa: E402
 
 LANGS = ("de", "en", "da", "it")
-KEYWORDS = {"tr": {1: None, 2: (1, (2, "c"))}, "t": {1: None, 2: (1, (2, "c"))}, "N_": None}
+KEYWORDS = {"tr": {1: None, 2: (1, (2, "c"))}, "t": {1: None, 2: (1, (2, "c"))}, "N_": None,
+            "P_": {2: (1, 2), 3: (1, 2, (3, "c"))}}   # P_(singular, plural[, context]): calculators/ui/messages.py
 PY_SOURCES = ("macros.py", "calculators/**/*.py", "sitebuild/*.py")
 PAGE_CALL = re.compile(r"""\bt\(\s*"([^"]+)"\s*(?:,\s*"([^"]+)")?\s*\)""")
 
@@ -41,7 +42,11 @@ def collect() -> dict:
     found: dict = {}
 
     def add(msgid, context, where, comment=None):
-        entry = found.setdefault((msgid, context), {"locations": [], "comments": []})
+        """msgid: a string, or (singular, plural) for a message with plural forms (keyed by the singular)."""
+        plural = msgid[1] if isinstance(msgid, tuple) else None
+        msgid = msgid[0] if isinstance(msgid, tuple) else msgid
+        entry = found.setdefault((msgid, context), {"locations": [], "comments": [], "plural": None})
+        entry["plural"] = entry["plural"] or plural
         entry["locations"].append(where)
         if comment and comment not in entry["comments"]:
             entry["comments"].append(comment)
@@ -51,7 +56,7 @@ def collect() -> dict:
             rel = path.relative_to(ROOT).as_posix()
             for lineno, msg, comments, context in extract_from_file(
                     "python", str(path), keywords=KEYWORDS, comment_tags=("TRANSLATORS:",), strip_comment_tags=True):
-                if isinstance(msg, str) and msg:
+                if msg and isinstance(msg, (str, tuple)):
                     add(msg, context, (rel, lineno), " ".join(comments) or None)
     for path in sorted((ROOT / "docs" / "de").glob("*.md")):
         for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
@@ -99,14 +104,12 @@ def _collect_data(add) -> None:
     for m in cat.models.values():
         for g in m.weights:
             add(g.group, "weight-group", where, "Name of a group of model weights (all, experts, attention, embeddings).")
+    from calculators.article.formula import COUNTED
     for fig in figures.registry().values():
         for term in (fig.expression.terms if fig.expression else ()):
-            if term.label:
+            if term.label and term.label not in COUNTED:    # counted labels are P_ messages in formula.py
                 add(term.label, "term", (fig.origin[0], 0),
-                    "What a number in a formula is, shown after it (e.g. '80 layers', '3.35 TB/s HBM bandwidth').")
-    from calculators.article.formula import SINGULAR
-    for singular in SINGULAR.values():
-        add(singular, "term", ("calculators/article/formula.py", 0), "The singular of a counted term label, after the number 1 ('1 request').")
+                    "What a number in a formula is, shown after it (e.g. '3.35 TB/s HBM bandwidth').")
     for v in claims.VERDICTS:
         add(v, "verdict", ("calculators/article/claims.py", 0), "Verdict of the fact check.")
 
@@ -120,18 +123,28 @@ def update(found: dict, locales: pathlib.Path = ROOT / "locales") -> dict:
         if path.exists():
             with path.open("rb") as fh:
                 old = read_po(fh, locale=lang)
-        new = Catalog(locale=lang, project="decode-memory-bound site", fuzzy=False)
+        # The header's date stays that of the file's creation: a run that changes no string changes no line.
+        new = Catalog(locale=lang, project="decode-memory-bound site", fuzzy=False,
+                      creation_date=old.creation_date if old else None)
         for (msgid, context), info in sorted(found.items(), key=lambda kv: (kv[0][1] or "", kv[0][0])):
             prev = old.get(msgid, context=context) if old else None
-            msg = new.add(msgid, prev.string if prev else "", locations=info["locations"], auto_comments=info["comments"],
+            plural = info.get("plural")
+            string = prev.string if prev else ""
+            if plural:    # msgid and msgid_plural; a form per CLDR category of the language (Italian: one, many, other)
+                msgid = (msgid, plural)
+                string = string if isinstance(string, tuple) and len(string) == new.num_plurals else ("",) * new.num_plurals
+            elif isinstance(string, tuple):
+                string = ""
+            msg = new.add(msgid, string, locations=info["locations"], auto_comments=info["comments"],
                           user_comments=prev.user_comments if prev else (), context=context,
                           flags=prev.flags if prev else ())
             # Our placeholders are {name}; Babel guesses python-format from a "%" in text such as
             # "95% fewer", and GNU msgfmt -c would then reject natural translations.
             msg.flags.discard("python-format")
-        dropped[lang] = sorted(m.id for m in old if m.id and (m.id, m.context) not in found) if old else []
+        singular = lambda m: m.id[0] if isinstance(m.id, tuple) else m.id  # noqa: E731 - a plural is keyed by it
+        dropped[lang] = sorted(singular(m) for m in old if m.id and (singular(m), m.context) not in found) if old else []
         with path.open("wb") as fh:
-            write_po(fh, new, width=0, omit_header=False, sort_output=False)
+            write_po(fh, new, width=0, omit_header=False, sort_output=False, include_lineno=False)
     return dropped
 
 

@@ -38,7 +38,8 @@ import operator
 from dataclasses import dataclass
 
 from ..text import fmt
-from ..text import grammar
+from ..text import message
+from ..ui.messages import P_
 
 ENDS = {"low": 0, "high": 1}
 
@@ -48,7 +49,7 @@ class Term:
     """One named input of an expression: a figure's value, or a named constant."""
 
     slot: str
-    label: str                  # what it is, a UI string (msgctxt "term")
+    label: str                  # what it is, a UI string (msgctxt "term"); a counted one is in COUNTED
     figure: str | None = None   # the figure it reads, or None for a constant
     value: float | None = None  # the constant's value
     end: str | None = None      # of a range figure, read only this end ("low" or "high")
@@ -113,22 +114,40 @@ class Formula:
         text = self.expr
         values = self.values(registry, pick)
         for t in self.terms:
-            label = tr(t.label, "term") if t.label else ""
             if t.figure:
                 fig, value = registry[t.figure], values[t.slot]
                 # The figure's own value prints as the figure does (its text is kept); a range's end is another value.
                 number = fig.format(locale) if value == fig.value else fig.with_value(value).format(locale)
             else:
                 number = fmt.format_number(int(t.value), locale) if float(t.value).is_integer() else fmt.format_number(t.value, locale, sig=3)
-            if t.label in SINGULAR and grammar.plural_category(number, locale) == "one":
-                label = tr(SINGULAR[t.label], "term")     # "1 Anfrage", not "1 Anfragen"
-            text = text.replace("{" + t.slot + "}", f"{number} {label}".strip())
+            if t.label in COUNTED:       # "1 part the KV cache is split into", "8 parts …": one message, two forms
+                said = message.say(tr, COUNTED[t.label], locale, n=number)
+            else:
+                said = f"{number} {tr(t.label, 'term')}".strip() if t.label else number
+            text = text.replace("{" + t.slot + "}", said)
         return text
 
 
-# Term labels that count something, with their singular: a figure worth one takes the singular.
-SINGULAR = {"requests": "request", "layers": "layer", "GPUs": "GPU", "all-reduces": "all-reduce", "calls": "call",
-            "racks": "rack", "sockets": "socket", "tokens": "token", "parameters": "parameter"}
+# Term labels that count something: the number and its words are one message with a singular and a plural,
+# chosen by the number as printed (calculators/text/message.py). Keyed by the label a term declares.
+COUNTED = {
+    "requests": P_("{n} request", "{n} requests", "term"),
+    "layers": P_("{n} layer", "{n} layers", "term"),
+    "GPUs": P_("{n} GPU", "{n} GPUs", "term"),
+    "all-reduces": P_("{n} all-reduce", "{n} all-reduces", "term"),
+    "calls": P_("{n} call", "{n} calls", "term"),
+    "racks": P_("{n} rack", "{n} racks", "term"),
+    "sockets": P_("{n} socket", "{n} sockets", "term"),
+    "tokens": P_("{n} token", "{n} tokens", "term"),
+    "parameters": P_("{n} parameter", "{n} parameters", "term"),
+    "devices each layer is split over": P_("{n} device each layer is split over",
+                                           "{n} devices each layer is split over", "term"),
+    "parts the KV cache is split into": P_("{n} part the KV cache is split into",
+                                           "{n} parts the KV cache is split into", "term"),
+    "tokens proposed per step": P_("{n} token proposed per step", "{n} tokens proposed per step", "term"),
+    "tokens accepted per verify step": P_("{n} token accepted per verify step",
+                                          "{n} tokens accepted per verify step", "term"),
+}
 
 
 _OPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv, ast.Pow: operator.pow}

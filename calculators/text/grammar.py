@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["ARTICLES", "article", "noun_form", "plural_category", "reads_as"]
+__all__ = ["ARTICLES", "CATEGORIES", "article", "noun_form", "plural_category", "reads_as"]
 
 # Forms a writer may name: {consonant form: (preposition, gender, number)}.
 _PREPS = {"": "", "di": "de", "a": "a", "da": "da", "in": "ne", "su": "su"}
@@ -139,8 +139,17 @@ def written_forms(form: str) -> set:
     return {b if not prep else _PREPS[prep] + _WITH_PREP[b] for b in _FORMS[gn].values()}
 
 
+# The CLDR cardinal categories of each language, in the order of the .po files' plural forms (msgstr[0], [1] ...).
+CATEGORIES = {"de": ("one", "other"), "en": ("one", "other"), "da": ("one", "other"), "it": ("one", "many", "other")}
+# Italian "many" (CLDR: e = 0 and i != 0 and i % 1000000 = 0 and v = 0, or e != 0..5): a count written with
+# a word for a million or more ("70,6 mld di parametri"), or a whole multiple of a million, takes "di".
+_IT_MILLIONS = re.compile(r"\s(mln|mld)$")
+
+
 def plural_category(text: str, locale: str) -> str:
-    """CLDR cardinal category ("one" or "other") of a printed number, by its operands i, v, t."""
+    """CLDR cardinal category ("one", "many" or "other") of a printed number, by its operands i, v, t (and e)."""
+    if locale == "it" and _IT_MILLIONS.search(text.strip()):
+        return "many"
     ops = _operands(text, locale)
     if ops is None:                       # a spelled-out count ("vier", "one")
         if not text.strip():
@@ -148,6 +157,8 @@ def plural_category(text: str, locale: str) -> str:
         return "one" if text.strip().lower() in _ONE_WORDS.get(locale, ()) else "other"
     _sign, i, frac = ops
     v, t = len(frac), int(frac.rstrip("0") or "0")
+    if locale == "it" and i != 0 and i % 1_000_000 == 0 and v == 0:
+        return "many"
     if locale in ("de", "en", "it"):
         return "one" if i == 1 and v == 0 else "other"
     if locale == "da":
@@ -157,4 +168,4 @@ def plural_category(text: str, locale: str) -> str:
 
 def noun_form(text: str, locale: str, singular: str, plural: str | None = None) -> str:
     """The noun after a printed number: "1 KV-Kopf", "8 KV-Köpfe" (plural None: invariable)."""
-    return singular if plural_category(text, locale) == "one" or not plural else plural
+    return singular if plural_category(text, locale) == "one" or not plural else plural   # "many" is a plural

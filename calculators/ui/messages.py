@@ -11,13 +11,32 @@ from __future__ import annotations
 
 import sys
 
+from ..text.message import Plural
+
 _DECLARED: dict = {}     # msgid -> the module that declared it
+_PLURALS: dict = {}      # msgid (the singular) -> its Plural
 
 
 def N_(msgid: str) -> str:
     """Mark a UI string for extraction (tools/messages.py); it is translated where it is shown."""
     _DECLARED.setdefault(msgid, sys._getframe(1).f_globals.get("__name__", ""))
     return msgid
+
+
+def P_(one: str, other: str, context: str | None = None) -> Plural:
+    """Mark a message with plural forms ("{n} part …", "{n} parts …"): msgid and msgid_plural in the .po files.
+
+    Positional arguments only: the extractor (Babel, tools/messages.py) reads them by position.
+    """
+    message = Plural(one, other, context)
+    _DECLARED.setdefault(one, sys._getframe(1).f_globals.get("__name__", ""))
+    _PLURALS[one] = message
+    return message
+
+
+def plural(msgid: str) -> Plural | None:
+    """The Plural a msgid is the singular of, or None for a plain message."""
+    return _PLURALS.get(msgid)
 
 
 def browser_strings() -> list:

@@ -25,6 +25,7 @@ from .kv_cache import KVCache
 from .latency import Latency
 from .messages import FAILED
 from ..text.markup import escape
+from ..text.message import Plural
 
 CALCULATORS: dict[str, Calculator] = {c.name: c for c in (KVCache(), Decode(), Fit(), Latency())}
 
@@ -111,7 +112,11 @@ def install_strings(strings_json: str) -> None:
     _STRINGS.update(json.loads(strings_json))
 
 
-def _tr(msgid: str) -> str:
+def _tr(msgid):
+    """The page's translation of a msgid, or the forms of a Plural (the English ones where the table has none)."""
+    if isinstance(msgid, Plural):
+        forms = _STRINGS.get(msgid.one)
+        return tuple(forms) if isinstance(forms, list) and forms else (msgid.one, msgid.other)
     return _STRINGS.get(msgid) or msgid
 
 

@@ -20,6 +20,8 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
+from calculators.text import grammar
+
 from .report import ERROR, WARNING, Problem
 
 ESCAPES = {"n": "\n", "t": "\t", "r": "\r", '"': '"', "\\": "\\", "a": "\a", "b": "\b", "f": "\f", "v": "\v"}
@@ -197,10 +199,17 @@ TAG = re.compile(r"<!--|<[/!]?[A-Za-z][^<>]*>?")
 
 
 def placeholders(text: str) -> Counter:
-    """{name}, {0}, %s, %(name)s: the parts code fills in; {{ and }} and %% are literal."""
+    """{name}, {0}, %s, %(name)s: the parts code fills in; {{ and }} and %% are literal.
+    An Italian article form after the name ({share:il}) is not part of it (calculators/text/message.py)."""
     braces = BRACE.findall(text.replace("{{", "").replace("}}", ""))
     percents = PERCENT.findall(text.replace("%%", ""))
-    return Counter([f"{{{b}}}" for b in braces] + percents)
+    return Counter([f"{{{b.partition(':')[0]}}}" for b in braces] + percents)
+
+
+def forms(text: str) -> list:
+    """[(placeholder, form)] of every placeholder written with a form, as {share:il}."""
+    braces = BRACE.findall(text.replace("{{", "").replace("}}", ""))
+    return [(name, form) for name, _, form in (b.partition(":") for b in braces) if form]
 
 
 def markup(text: str) -> Counter:
@@ -211,11 +220,21 @@ def _fmt(counter: Counter) -> str:
     return ", ".join(sorted(counter.elements())) or "none"
 
 
-def check_entry(rel: str, e: Entry) -> list:
+def check_entry(rel: str, e: Entry, lang: str, nplurals: int) -> list:
     problems = []
+    if e.plural is not None and e.translated and sorted(e.strings) != list(range(nplurals)):
+        problems.append(Problem(rel, e.line, ERROR, "po-plural-count",
+                                f"{e.msgid!r} has {len(e.strings)} plural forms, the language has {nplurals} "
+                                f"(msgstr[0] to msgstr[{nplurals - 1}], in the order {', '.join(grammar.CATEGORIES[lang])})"))
     for i, s in sorted(e.strings.items()):
         if not s:
             continue
+        for name, form in forms(s):
+            if lang != "it" or form not in grammar.ARTICLES:
+                why = (f"'{form}' is not an article form; write one of {', '.join(grammar.ARTICLES)}" if lang == "it"
+                       else "an article form is an Italian rule")
+                problems.append(Problem(rel, e.line, ERROR, "po-form",
+                                        f"{{{name}:{form}}} in the translation of {e.msgid!r}: {why}; or write {{{name}}}"))
         source = e.plural if (i > 0 and e.plural is not None) else e.msgid
         want, got = placeholders(source), placeholders(s)
         if want != got:
@@ -268,6 +287,12 @@ def check_file(root: pathlib.Path, lang: str, source_keys: set | None, used: set
     language = head.get("language", "").replace("-", "_").split("_")[0]
     if language and language != lang:
         problems.append(Problem(rel, 1, WARNING, "po-language", f"header says Language: {head['language']}, the file is for {lang}"))
+    nplurals = len(grammar.CATEGORIES[lang])
+    declared = re.search(r"nplurals\s*=\s*(\d+)", head.get("plural-forms", ""))
+    if not declared or int(declared.group(1)) != nplurals:
+        problems.append(Problem(rel, 1, ERROR, "po-plural-forms",
+                                f"the header's Plural-Forms must say nplurals={nplurals} "
+                                f"(CLDR: {', '.join(grammar.CATEGORIES[lang])}); run `make messages` to write it"))
     seen = {}
     live = [e for e in entries if not e.obsolete and e.msgid]
     for e in live:
@@ -277,7 +302,7 @@ def check_file(root: pathlib.Path, lang: str, source_keys: set | None, used: set
                                     f"msgid {e.msgid!r}{where} is already defined at line {seen[e.key]}: keep one entry"))
             continue
         seen[e.key] = e.line
-        problems += check_entry(rel, e)
+        problems += check_entry(rel, e, lang, nplurals)
         fallback = "the msgid (English)" if source_keys is None else "German"
         if e.fuzzy:
             problems.append(Problem(rel, e.line, WARNING, "fuzzy",
