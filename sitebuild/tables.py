@@ -15,19 +15,24 @@ from html import escape
 from calculators import catalog, claims, figures, fmt, grammar, measured, precision
 from calculators.calcs import N_
 
-from . import dates, provenance, termbase
+from . import dates, html_table, provenance, termbase
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
-def _table(headers: list, rows: list, cls: str, searched: bool = True) -> str:
-    """A table in Material's scroll wrapper; `searched=False` keeps it out of the search index
-    (Material's `data-search-exclude`, dropped from the built page)."""
-    head = "".join(f"<th>{escape(h)}</th>" for h in headers)
-    body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in rows)
-    exclude = "" if searched else ' data-search-exclude="true"'
-    return (f'<div class="md-typeset__scrollwrap"{exclude}><table class="{cls}"><thead><tr>{head}</tr></thead>'
-            f"<tbody>{body}</tbody></table></div>")
+# What each table is, for the reader of a screen reader who meets its scroller (the region's name).
+LABELS = {
+    "sources-table": N_("Catalog data and their sources"),
+    "figures-table": N_("Every figure with its formula and inputs"),
+    "factcheck-table": N_("Claims beside the site's calculation"),
+    "measurements-table": N_("Published measurements beside the model"),
+}
+
+
+def _table(headers: list, rows: list, cls: str, tr, searched: bool = True) -> str:
+    """A table in a labelled scroller of its own, each cell labelled by its column (sitebuild/html_table.py);
+    `searched=False` keeps it out of the search index (Material's `data-search-exclude`)."""
+    return html_table.table(headers, rows, cls, tr(LABELS[cls]), tr(html_table.SCROLL_HINT), searched)
 
 
 def accessed(src: catalog.Source, lang: str) -> str:
@@ -102,7 +107,7 @@ def sources_table(lang: str, tr) -> str:
         value = _datum_number(d.low, lang) if d.low == d.high else \
             fmt.format_range(_datum_number(d.low, lang), _datum_number(d.high, lang), lang)
         rows.append([f"<code>data.{k}</code>", f"{escape(tr(d.what, 'datum'))}: {escape(value)} {escape(tr(d.unit, 'datum-unit'))}"] + _source_cells(d.src, lang, tr))
-    return _table(heads, rows, "sources-table")
+    return _table(heads, rows, "sources-table", tr)
 
 
 def figures_table(lang: str, tr) -> str:
@@ -121,7 +126,7 @@ def figures_table(lang: str, tr) -> str:
     # Not searched: Material indexes a table as one entry, so every term in its hundreds of rows would
     # lead to the top of this table (and it was half of each language's search index, loaded and
     # indexed by every page). A figure is reached from its popover's link instead.
-    return _table(heads, rows, "figures-table", searched=False)
+    return _table(heads, rows, "figures-table", tr, searched=False)
 
 
 # How a part's computed value is introduced, by how the claim is compared with it:
@@ -165,13 +170,13 @@ def factcheck_table(lang: str, tr, fig) -> str:
     for res in claims.results():
         c = res.claim
         if res.parts:
-            computed = "<br>".join(_part_cell(p, tr, fig) for p in res.parts)
+            computed = "<br>\n".join(_part_cell(p, tr, fig) for p in res.parts)   # a line break the search index reads as a space
         else:
-            computed = "<br>".join(fig(f) for f in c.offers) or "–"
+            computed = "<br>\n".join(fig(f) for f in c.offers) or "–"
         why = _note(c, tr, fig)
         rows.append([f"{c.n}. {escape(tr(c.text, 'claim'))}", computed,
                      f'<span class="verdict verdict-{res.verdict}">{escape(tr(res.verdict, "verdict"))}</span>', why])
-    return _table(heads, rows, "factcheck-table")
+    return _table(heads, rows, "factcheck-table", tr)
 
 
 # ---------------------------------------------------------------- measurements against the model
@@ -272,4 +277,4 @@ def measurements_table(lang: str, tr, fig, cite) -> str:
         rows.append([escape(cat.models[r.model].name), who, f"{layout} {marker}<br><small>{context}</small>",
                      fig(f"row.{r.key}.measured"), fig(f"row.{r.key}.ceiling") + served, expected,
                      fig(f"row.{r.key}.ratio"), _explanation_cell(r, fig, tr)])
-    return _table(heads, rows, "measurements-table")
+    return _table(heads, rows, "measurements-table", tr)

@@ -226,7 +226,8 @@ def test_translation_status_page(site_proj, tmp_path):
     proc = build(site_proj, tmp_path / "site")
     assert proc.returncode == 0, proc.stderr[-3000:]
     html = (tmp_path / "site" / "en" / "status" / "index.html").read_text(encoding="utf-8")
-    assert '<table class="translation-status">' in html and '<table class="locale-status">' in html
+    assert 'class="data-table translation-status"' in html and 'class="data-table locale-status"' in html
+    assert 'class="status-about"' in html, "the page says what it is"
     row = re.search(r"<code>decode\.md</code>(.*?)</tr>", html).group(1)
     assert 'class="status-current"' in row and 'class="status-unreviewed"' in row
 
