@@ -16,8 +16,20 @@ import json
 from html import escape
 
 from calculators import byo, calcs, catalog, ui
+from calculators.calcs import N_
 
 MARKER = 'class="calc"'
+
+# What the page script (docs/assets/calculators.js) says when Python is slow or stopped, and after a
+# new deployment replaced the runtime an open page had started with.
+NOTICES = {
+    # TRANSLATORS: a calculator's status line, shown while an answer takes longer than a second
+    "slow": N_("Still computing: this input takes longer than usual…"),
+    # TRANSLATORS: a calculator's status line; the computation ran past its time limit and was stopped
+    "timeout": N_("This input could not be computed in time, so the computation was stopped. The result shown is still the previous one."),
+    # TRANSLATORS: shown at the top of a page that reloaded itself because the site was updated while it was open
+    "updated": N_("The site was updated while this page was open, so the page was reloaded to keep its calculators working."),
+}
 
 _INPUTMODE = {"tokens": "text", "count": "numeric", "seconds": "decimal", "percent": "decimal", "microseconds": "decimal", "count0": "numeric", "share": "decimal"}
 
@@ -80,6 +92,7 @@ def page_config(lang: str, tr, urls: dict) -> dict:
     return {"locale": lang,
             "strings": {msgid: tr(msgid) for msgid in ui.browser_strings()},
             "status": {key: tr(msgid) for key, msgid in ui.STATUS.items()},
+            "notices": {key: tr(msgid) for key, msgid in NOTICES.items()},
             "configMaxChars": byo.MAX_CONFIG_CHARS,
             **urls}
 
