@@ -40,4 +40,4 @@ def table(headers: list, rows: list, cls: str, label: str, hint: str, searched: 
             f'<table class="data-table {cls}" role="table">'
             f'<thead data-search-exclude="true"><tr role="row">{head}</tr></thead>\n'
             f"<tbody>{body}</tbody></table></div>"
-            f'<p class="scroll-hint" hidden>{escape(hint)}</p>')
+            f'<p class="scroll-hint" hidden data-search-exclude="true">{escape(hint)}</p>')
