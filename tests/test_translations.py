@@ -237,3 +237,19 @@ def test_one_language_preview(site_proj, tmp_path):
     assert proc.returncode == 0, proc.stderr[-3000:]
     html = (tmp_path / "site" / "decode" / "index.html").read_text(encoding="utf-8")
     assert '<html lang="da"' in html and not (tmp_path / "site" / "en").exists()
+    # `make serve SITE_LANG=da` serves this build under /da/; any other address gets its 404 page, which says why
+    assert "Denne forhåndsvisning bygger kun ét sprog (Dansk)" in (tmp_path / "site" / "404.html").read_text(encoding="utf-8")
+    assert not (tmp_path / "site" / "de").exists(), "no German redirects where German is not built"
+
+
+def test_make_serve_takes_a_port_and_serves_a_preview_language_under_its_folder():
+    """make -n: the commands make would run (the Makefile's serve rule)."""
+    def serve(*args):
+        out = subprocess.run(["make", "-n", "serve", *args], cwd=ROOT, capture_output=True, text=True, timeout=60)
+        assert out.returncode == 0, out.stderr
+        return out.stdout.strip().splitlines()[-1]
+    assert serve().endswith("serve --strict -a 127.0.0.1:8000")
+    assert serve("PORT=8831").endswith("serve --strict -a 127.0.0.1:8831")
+    da = serve("SITE_LANG=da", "PORT=8831")
+    assert da.startswith("SITE_LANG=da SITE_URL=http://127.0.0.1:8831/da/ ") and da.endswith("-a 127.0.0.1:8831")
+    assert serve("SITE_LANG=de").startswith("SITE_LANG=de SITE_URL=http://127.0.0.1:8000/ "), "German stays at the root"
