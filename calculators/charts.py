@@ -90,12 +90,13 @@ def text_width(s: str, size: float = 12) -> int:
     return math.ceil(per_mille * size * 108 / 100_000)
 
 
-def wrap(text: str, width: float, size: float = 12, bold: bool = False) -> list:
+def wrap(text: str, width: float, size: float = 12, bold: bool = False) -> list:  # noqa: ARG001 (bold: see below)
     """`text` in lines no wider than `width` (at word breaks; a single long word keeps its line)."""
     lines, line = [], ""
     for word in text.split(" "):
         candidate = f"{line} {word}" if line else word
-        if line and text_width(candidate, size) * (1.08 if bold else 1.0) > width:
+        # text_width errs wide by 6-29 % for 13 px semibold titles in Chromium (14-37 % at 12 px regular): enough room
+        if line and text_width(candidate, size) > width:
             lines.append(line)
             line = word
         else:
