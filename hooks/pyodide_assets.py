@@ -43,12 +43,10 @@ def on_config(config):
 
 
 def _language_roots(config) -> dict:
-    """{root folder of a language in the site ("", "en/"): its locale}, for the built languages."""
-    i18n = config.plugins.get("i18n")
-    if i18n is None:
-        return {"": config.theme.get("language") or "en"}
-    return {lang.link.strip("/") + "/" if lang.link.strip("/") else "": lang.locale
-            for lang in i18n.config.languages if lang.build}
+    """{root folder of a language in the site ("", "en/"): its locale}, for the built languages ({} without i18n:
+    the service worker then answers a page it does not keep offline with the browser's own error)."""
+    languages = getattr(getattr(config.plugins.get("i18n"), "config", None), "languages", None) or ()
+    return {lang.link.strip("/") + "/" if lang.link.strip("/") else "": lang.locale for lang in languages if lang.build}
 
 
 @event_priority(-200)  # after the i18n plugin (-100) has built every language: the service worker lists their pages

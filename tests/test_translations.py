@@ -11,6 +11,7 @@ notice); a formatting-only edit (not stale); a missing translation
 
 from __future__ import annotations
 
+import os
 import pathlib
 import re
 import subprocess
@@ -244,10 +245,13 @@ def test_one_language_preview(site_proj, tmp_path):
 
 def test_make_serve_takes_a_port_and_serves_a_preview_language_under_its_folder():
     """make -n: the commands make would run (the Makefile's serve rule)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES", "SITE_LANG", "PORT")}
+
     def serve(*args):
-        out = subprocess.run(["make", "-n", "serve", *args], cwd=ROOT, capture_output=True, text=True, timeout=60)
+        out = subprocess.run(["make", "--no-print-directory", "-n", "serve", *args], cwd=ROOT, env=env,
+                             capture_output=True, text=True, timeout=60)
         assert out.returncode == 0, out.stderr
-        return out.stdout.strip().splitlines()[-1]
+        return next(line for line in out.stdout.splitlines() if " serve --strict " in line)
     assert serve().endswith("serve --strict -a 127.0.0.1:8000")
     assert serve("PORT=8831").endswith("serve --strict -a 127.0.0.1:8831")
     da = serve("SITE_LANG=da", "PORT=8831")

@@ -58,7 +58,7 @@
       box.append(el("p", { class: "explain-head" }, data.ui.inputs));
       const list = el("ul");
       for (const term of fig.terms || []) list.append(termItem(term));
-      for (const input of fig.inputs) list.append(inputItem(input));
+      for (const item of fig.inputs.map(inputItem)) if (item) list.append(item);
       if (fig.assumption) list.append(el("li", null, fig.assumption));
       box.append(list);
     }
