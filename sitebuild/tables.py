@@ -35,6 +35,17 @@ def _table(headers: list, rows: list, cls: str, tr, searched: bool = True) -> st
     return html_table.table(headers, rows, cls, tr(LABELS[cls]), tr(html_table.SCROLL_HINT), searched)
 
 
+def _key(text: str) -> str:
+    """A catalog key ("models.llama-3.1-8b") as code that may break after its section's dot on a narrow
+    screen (and at its hyphens), not inside a word."""
+    return escape(text).replace(".", ".<wbr>", 1)
+
+
+def _figure_id(text: str) -> str:
+    """A figure id ("kv.llama70b.bytes_per_token"): each dot separates a part, each may start a line."""
+    return escape(text).replace(".", ".<wbr>")
+
+
 def accessed(src: catalog.Source, lang: str) -> str:
     """A source's access date in the language's medium format (sitebuild/dates.py: Babel's, kept)."""
     return dates.medium(src.accessed, lang)
@@ -92,21 +103,21 @@ def sources_table(lang: str, tr) -> str:
     heads = [tr("Entry"), tr("Data"), tr("Source"), tr("Accessed"), tr("Confidence")]
     rows = []
     for m in cat.models.values():
-        rows.append([f"<code>models.{m.key}</code><br>{escape(m.name)}", _model_summary(m, lang, tr)] + _source_cells(m.src, lang, tr))
+        rows.append([f"<code>{_key('models.' + m.key)}</code><br>{escape(m.name)}", _model_summary(m, lang, tr)] + _source_cells(m.src, lang, tr))
     for d in cat.devices.values():
-        rows.append([f"<code>devices.{d.key}</code><br>{escape(d.name)}", _device_summary(d, lang, tr)] + _source_cells(d.src, lang, tr))
+        rows.append([f"<code>{_key('devices.' + d.key)}</code><br>{escape(d.name)}", _device_summary(d, lang, tr)] + _source_cells(d.src, lang, tr))
     for r in cat.racks.values():
         data = tr("{count} × {device}, {power}").format(count=fmt.format_number(r.count, lang), device=escape(cat.devices[r.device].name),
                                                        power=_q(r.power_w, "watts", lang))
-        rows.append([f"<code>racks.{r.key}</code><br>{escape(tr(r.name, 'rack-name'))}", data] + _source_cells(r.src, lang, tr))
+        rows.append([f"<code>{_key('racks.' + r.key)}</code><br>{escape(tr(r.name, 'rack-name'))}", data] + _source_cells(r.src, lang, tr))
     for k, ms in cat.measurements.items():
         speed = figures.Figure(k, ms.low if ms.low == ms.high else (ms.low, ms.high), "tok_per_s", "", (), None, 0).format(lang)
         data = f"{escape(cat.models[ms.model].name)}: {escape(speed)} ({escape(tr(ms.who, 'measured-by'))}, {escape(ms.date)})"
-        rows.append([f"<code>measurements.{k}</code>", data] + _source_cells(ms.src, lang, tr))
+        rows.append([f"<code>{_key('measurements.' + k)}</code>", data] + _source_cells(ms.src, lang, tr))
     for k, d in cat.data.items():
         value = _datum_number(d.low, lang) if d.low == d.high else \
             fmt.format_range(_datum_number(d.low, lang), _datum_number(d.high, lang), lang)
-        rows.append([f"<code>data.{k}</code>", f"{escape(tr(d.what, 'datum'))}: {escape(value)} {escape(tr(d.unit, 'datum-unit'))}"] + _source_cells(d.src, lang, tr))
+        rows.append([f"<code>{_key('data.' + k)}</code>", f"{escape(tr(d.what, 'datum'))}: {escape(value)} {escape(tr(d.unit, 'datum-unit'))}"] + _source_cells(d.src, lang, tr))
     return _table(heads, rows, "sources-table", tr)
 
 
@@ -117,12 +128,12 @@ def figures_table(lang: str, tr) -> str:
     rows = []
     reg = figures.registry()
     for f in reg.values():
-        reads = ", ".join(f"<code>{escape(i)}</code>" for i in f.inputs) or escape(tr("scenario (our assumption)"))
+        reads = ", ".join(f"<code>{_key(i)}</code>" for i in f.inputs) or escape(tr("scenario (our assumption)"))
         how = escape(tr(f.formula, "formula"))
         expr = provenance.expression(f.id, lang, tr)
         if expr:
             how += f'<br><small class="fig-expr">{escape(expr)}</small>'
-        rows.append([f'<code id="fig-{escape(f.id)}">{escape(f.id)}</code>', escape(f.format(lang)), how, reads])
+        rows.append([f'<code id="fig-{escape(f.id)}">{_figure_id(f.id)}</code>', escape(f.format(lang)), how, reads])
     # Not searched: Material indexes a table as one entry, so every term in its hundreds of rows would
     # lead to the top of this table (and it was half of each language's search index, loaded and
     # indexed by every page). A figure is reached from its popover's link instead.
