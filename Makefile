@@ -23,14 +23,14 @@ BUILD := $(or $(BUILDER_CMD_$(BUILDER)),$(error BUILDER must be mkdocs or proper
 .PHONY: help setup properdocs test serve site bench lock messages translations reviewed clean
 
 help:
-	@echo "make serve   build and serve the site at http://127.0.0.1:8000 (live reload)"
+	@echo "make serve   build and serve the site at http://127.0.0.1:8000 (live reload; PORT=8831 for another port)"
 	@echo "make site    write the static site to site/ (BUILDER=properdocs: built by ProperDocs instead of MkDocs)"
 	@echo "make test    run every test (model, formatting, catalog, Pyodide parity, calculators in Chromium)"
 	@echo "make bench   print speed and size ratios against baselines measured in the same run"
 	@echo "make clean   remove the virtual environment, node_modules and build output"
 	@echo "make translations             what is missing, fuzzy, stale or unused, per language (file:line)"
 	@echo "make reviewed PAGE=docs/da/decode.md  record that a translation matches the current German page"
-	@echo "make serve SITE_LANG=da       build and serve one language only (fast translator preview)"
+	@echo "make serve SITE_LANG=da       build and serve one language only, at /da/ (translator preview)"
 
 setup: $(STAMP) $(NODE_STAMP)
 
@@ -63,9 +63,16 @@ export PYTHONDONTWRITEBYTECODE :=
 # MkDocs 1.6 prints a banner about its successor on every run; it says nothing about this site.
 export NO_MKDOCS_2_WARNING := 1
 
-# SITE_LANG=da builds one language only (mkdocs.yml: i18n build_only_locale). Not LANG: that is the shell's locale.
+# PORT=8831 serves on another port (the site's own addresses follow it: mkdocs serve rewrites site_url).
+# SITE_LANG=da builds one language only (mkdocs.yml: i18n build_only_locale), served where the full site
+# has it (/da/): the plugin builds that one language as the site's root, and `mkdocs serve` mounts the
+# site at the path of site_url. Other addresses answer: / redirects to /da/, and any other page (/en/…, a
+# tab still open on the German site) gets the preview's 404 page, which says that only this language is
+# built (hooks/root_404.py). German, the default language, stays at /. Not LANG: that is the shell's locale.
+PORT ?= 8000
+PREVIEW_PATH = $(if $(filter-out de,$(SITE_LANG)),$(SITE_LANG)/)
 serve: setup $(BUILDER_DEPS_$(BUILDER))
-	$(if $(SITE_LANG),SITE_LANG=$(SITE_LANG) )$(BUILD) serve --strict -a 127.0.0.1:8000
+	$(if $(SITE_LANG),SITE_LANG=$(SITE_LANG) SITE_URL=http://127.0.0.1:$(PORT)/$(PREVIEW_PATH) )$(BUILD) serve --strict -a 127.0.0.1:$(PORT)
 
 site: setup $(BUILDER_DEPS_$(BUILDER))
 	$(BUILD) build --strict -d site

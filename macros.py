@@ -24,6 +24,8 @@ Page macros:
   {{ claim("id", about=2.7e9) }}  a figure the prose states a value for; the build
                              fails when the value is off (sitebuild/checks/claim.py)
   {{ translation_status() }} the translation status tables (sitebuild/translations.py)
+  {{ repository_url() }}     the repository the site is built from, or "" (About page:
+                             `{% if repository_url() %}…{% else %}…{% endif %}`)
 """
 
 from __future__ import annotations
@@ -100,6 +102,14 @@ def define_env(env):
         if problem:
             raise ValueError(f"docs/{env.page.file.src_uri}: {problem}")
         return fig(id, art=art, noun=noun)
+
+    @env.macro
+    def repository_url() -> str:
+        """The repository the site is built from (mkdocs.yml `extra: repository:`, else `repo_url`), or ""
+        when none is configured: the About page then says how to report an error without promising a link."""
+        conf = env.conf
+        extra = conf.get("extra") or {}
+        return str(extra.get("repository") or conf.get("repo_url") or "")
 
     env.macro(lambda: translations.status_page(ROOT, tr), "translation_status")
     env.macro(lambda: tables.sources_table(lang(), tr), "sources_table")

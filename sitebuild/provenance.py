@@ -59,10 +59,24 @@ def _record(ref: str, cat: catalog.Catalog):
     return found
 
 
+def _name(ref: str, rec, cat: catalog.Catalog, tr) -> str:
+    """What a reader calls a catalog entry: its name, what a datum is, who measured what; "" where the
+    entry has none of these (the popover then names it by its source's title and kind). Never the
+    catalog's key ("measurements.infercom-gpt-oss-120b"): that is the sources page's business."""
+    section = ref.partition(".")[0]
+    if section == "racks":
+        return tr(rec.name, "rack-name")
+    if section == "data":
+        return tr(rec.what, "datum")
+    if section == "measurements":
+        return f"{cat.models[rec.model].name}: {tr(rec.who, 'measured-by')}"
+    return getattr(rec, "name", None) or ""
+
+
 def _entry(ref: str, cat: catalog.Catalog, lang: str, tr, accessed) -> dict:
     rec = _record(ref, cat)
     src = rec.src
-    return {"name": getattr(rec, "name", None) or ref, "title": src.source, "url": src.url,
+    return {"name": _name(ref, rec, cat, tr), "title": src.source, "url": src.url,
             "kind": tr(src.kind, "source-kind"), "accessed": accessed(src, lang),
             "confidence": tr(src.confidence, "confidence")}
 

@@ -21,19 +21,35 @@ from calculators.perf import measured
 from calculators.arch import precision
 from calculators.ui.messages import N_
 
-from . import dates, provenance, termbase
+from . import dates, html_table, provenance, termbase
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
-def _table(headers: list, rows: list, cls: str, searched: bool = True) -> str:
-    """A table in Material's scroll wrapper; `searched=False` keeps it out of the search index
-    (Material's `data-search-exclude`, dropped from the built page)."""
-    head = "".join(f"<th>{escape(h)}</th>" for h in headers)
-    body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in rows)
-    exclude = "" if searched else ' data-search-exclude="true"'
-    return (f'<div class="md-typeset__scrollwrap"{exclude}><table class="{cls}"><thead><tr>{head}</tr></thead>'
-            f"<tbody>{body}</tbody></table></div>")
+# What each table is, for the reader of a screen reader who meets its scroller (the region's name).
+LABELS = {
+    "sources-table": N_("Catalog data and their sources"),
+    "figures-table": N_("Every figure with its formula and inputs"),
+    "factcheck-table": N_("Claims beside the site's calculation"),
+    "measurements-table": N_("Published measurements beside the model"),
+}
+
+
+def _table(headers: list, rows: list, cls: str, tr, searched: bool = True) -> str:
+    """A table in a labelled scroller of its own, each cell labelled by its column (sitebuild/html_table.py);
+    `searched=False` keeps it out of the search index (Material's `data-search-exclude`)."""
+    return html_table.table(headers, rows, cls, tr(LABELS[cls]), tr(html_table.SCROLL_HINT), searched)
+
+
+def _key(text: str) -> str:
+    """A catalog key ("models.llama-3.1-8b") as code that may break after its section's dot on a narrow
+    screen (and at its hyphens), not inside a word."""
+    return escape(text).replace(".", ".<wbr>", 1)
+
+
+def _figure_id(text: str) -> str:
+    """A figure id ("kv.llama70b.bytes_per_token"): each dot separates a part, each may start a line."""
+    return escape(text).replace(".", ".<wbr>")
 
 
 def accessed(src: catalog.Source, lang: str) -> str:
@@ -93,22 +109,22 @@ def sources_table(lang: str, tr) -> str:
     heads = [tr("Entry"), tr("Data"), tr("Source"), tr("Accessed"), tr("Confidence")]
     rows = []
     for m in cat.models.values():
-        rows.append([f"<code>models.{m.key}</code><br>{escape(m.name)}", _model_summary(m, lang, tr)] + _source_cells(m.src, lang, tr))
+        rows.append([f"<code>{_key('models.' + m.key)}</code><br>{escape(m.name)}", _model_summary(m, lang, tr)] + _source_cells(m.src, lang, tr))
     for d in cat.devices.values():
-        rows.append([f"<code>devices.{d.key}</code><br>{escape(d.name)}", _device_summary(d, lang, tr)] + _source_cells(d.src, lang, tr))
+        rows.append([f"<code>{_key('devices.' + d.key)}</code><br>{escape(d.name)}", _device_summary(d, lang, tr)] + _source_cells(d.src, lang, tr))
     for r in cat.racks.values():
         data = tr("{count} × {device}, {power}").format(count=fmt.format_number(r.count, lang), device=escape(cat.devices[r.device].name),
                                                        power=_q(r.power_w, "watts", lang))
-        rows.append([f"<code>racks.{r.key}</code><br>{escape(tr(r.name, 'rack-name'))}", data] + _source_cells(r.src, lang, tr))
+        rows.append([f"<code>{_key('racks.' + r.key)}</code><br>{escape(tr(r.name, 'rack-name'))}", data] + _source_cells(r.src, lang, tr))
     for k, ms in cat.measurements.items():
         speed = figures.Figure(k, ms.low if ms.low == ms.high else (ms.low, ms.high), "tok_per_s", "", (), None, 0).format(lang)
         data = f"{escape(cat.models[ms.model].name)}: {escape(speed)} ({escape(tr(ms.who, 'measured-by'))}, {escape(ms.date)})"
-        rows.append([f"<code>measurements.{k}</code>", data] + _source_cells(ms.src, lang, tr))
+        rows.append([f"<code>{_key('measurements.' + k)}</code>", data] + _source_cells(ms.src, lang, tr))
     for k, d in cat.data.items():
         value = _datum_number(d.low, lang) if d.low == d.high else \
             fmt.format_range(_datum_number(d.low, lang), _datum_number(d.high, lang), lang)
-        rows.append([f"<code>data.{k}</code>", f"{escape(tr(d.what, 'datum'))}: {escape(value)} {escape(tr(d.unit, 'datum-unit'))}"] + _source_cells(d.src, lang, tr))
-    return _table(heads, rows, "sources-table")
+        rows.append([f"<code>{_key('data.' + k)}</code>", f"{escape(tr(d.what, 'datum'))}: {escape(value)} {escape(tr(d.unit, 'datum-unit'))}"] + _source_cells(d.src, lang, tr))
+    return _table(heads, rows, "sources-table", tr)
 
 
 def figures_table(lang: str, tr) -> str:
@@ -118,16 +134,16 @@ def figures_table(lang: str, tr) -> str:
     rows = []
     reg = figures.registry()
     for f in reg.values():
-        reads = ", ".join(f"<code>{escape(i)}</code>" for i in f.inputs) or escape(tr("scenario (our assumption)"))
+        reads = ", ".join(f"<code>{_key(i)}</code>" for i in f.inputs) or escape(tr("scenario (our assumption)"))
         how = escape(tr(f.words, "formula"))
         expr = provenance.expression(f.id, lang, tr)
         if expr:
             how += f'<br><small class="fig-expr">{escape(expr)}</small>'
-        rows.append([f'<code id="fig-{escape(f.id)}">{escape(f.id)}</code>', escape(f.format(lang)), how, reads])
+        rows.append([f'<code id="fig-{escape(f.id)}">{_figure_id(f.id)}</code>', escape(f.format(lang)), how, reads])
     # Not searched: Material indexes a table as one entry, so every term in its hundreds of rows would
     # lead to the top of this table (and it was half of each language's search index, loaded and
     # indexed by every page). A figure is reached from its popover's link instead.
-    return _table(heads, rows, "figures-table", searched=False)
+    return _table(heads, rows, "figures-table", tr, searched=False)
 
 
 # How a part's computed value is introduced, by how the claim is compared with it:
@@ -171,13 +187,13 @@ def factcheck_table(lang: str, tr, fig) -> str:
     for res in claims.results():
         c = res.claim
         if res.parts:
-            computed = "<br>".join(_part_cell(p, tr, fig) for p in res.parts)
+            computed = "<br>\n".join(_part_cell(p, tr, fig) for p in res.parts)   # a line break the search index reads as a space
         else:
-            computed = "<br>".join(fig(f) for f in c.offers) or "–"
+            computed = "<br>\n".join(fig(f) for f in c.offers) or "–"
         why = _note(c, tr, fig)
         rows.append([f"{c.n}. {escape(tr(c.text, 'claim'))}", computed,
                      f'<span class="verdict verdict-{res.verdict}">{escape(tr(res.verdict, "verdict"))}</span>', why])
-    return _table(heads, rows, "factcheck-table")
+    return _table(heads, rows, "factcheck-table", tr)
 
 
 # ---------------------------------------------------------------- measurements against the model
@@ -278,4 +294,4 @@ def measurements_table(lang: str, tr, fig, cite) -> str:
         rows.append([escape(cat.models[r.model].name), who, f"{layout} {marker}<br><small>{context}</small>",
                      fig(f"row.{r.key}.measured"), fig(f"row.{r.key}.ceiling") + served, expected,
                      fig(f"row.{r.key}.ratio"), _explanation_cell(r, fig, tr)])
-    return _table(heads, rows, "measurements-table")
+    return _table(heads, rows, "measurements-table", tr)

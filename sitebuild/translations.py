@@ -82,34 +82,39 @@ def _label(state: str, tr) -> str:
 
 
 def status_html(sts: list, locale_counts: dict, names: list, tr) -> str:
-    """The "Translation status" page body: pages by language, then the locale files."""
+    """The "Translation status" page body: what it is, pages by language, then the locale files."""
+    from .html_table import SCROLL_HINT, table
+
     langs = list(LANGS)
     by = {(s.lang, s.name): s for s in sts}
     # TRANSLATORS: status page; {sections} is a list of German section headings
     changed = tr("changed: {sections}")
-    head = "".join(f"<th>{escape(LANGUAGE_NAMES.get(l, l))}</th>" for l in langs)
     rows = []
     for name in names:
-        cells = []
+        cells = [f"<code>{escape(name)}</code>"]
         for lang in langs:
             s = by.get((lang, name)) or PageStatus(lang, name, SOURCE)
             detail = ""
             if s.changed:
                 secs = ", ".join(escape(h or "–") for h, _, _ in s.changed)
                 detail = "<br><small>" + escape(changed).format(sections=secs) + "</small>"
-            cells.append(f'<td class="status-{s.state}">{escape(_label(s.state, tr))}{detail}</td>')
-        rows.append(f"<tr><td><code>{escape(name)}</code></td>{''.join(cells)}</tr>")
-    page_label = escape(tr("Page"))
-    pages_table = (f'<table class="translation-status"><thead><tr><th>{page_label}</th>{head}</tr></thead>'
-                   f"<tbody>{''.join(rows)}</tbody></table>")
+            cells.append(f'<span class="status-{s.state}">{escape(_label(s.state, tr))}</span>{detail}')
+        rows.append(cells)
+    hint = tr(SCROLL_HINT)
+    # TRANSLATORS: the name of a table on the status page (read by screen readers)
+    pages_table = table([tr("Page")] + [LANGUAGE_NAMES.get(l, l) for l in langs], rows, "translation-status",
+                        tr("Translation status of each page"), hint)
     cols = [tr("Locale file"), tr("Translated"), tr("Untranslated"), tr("Fuzzy"), tr("Extra"), tr("Unused")]
     lrows = []
     for lang, c in locale_counts.items():
         values = [c.get(k, 0) for k in ("translated", "missing", "fuzzy", "extra", "unused")]
-        lrows.append(f"<tr><td><code>locales/{lang}.po</code></td>" + "".join(f"<td>{v}</td>" for v in values) + "</tr>")
-    locale_table = (f'<table class="locale-status"><thead><tr>{"".join(f"<th>{escape(c)}</th>" for c in cols)}</tr></thead>'
-                    f"<tbody>{''.join(lrows)}</tbody></table>")
-    return f'<div class="md-typeset__scrollwrap">{pages_table}</div>\n\n<div class="md-typeset__scrollwrap">{locale_table}</div>'
+        lrows.append([f"<code>locales/{lang}.po</code>"] + [str(v) for v in values])
+    # TRANSLATORS: the name of a table on the status page (read by screen readers)
+    locale_table = table(cols, lrows, "locale-status", tr("Translation status of the UI strings"), hint)
+    # TRANSLATORS: the first sentence of the translation status page, which is linked from the translators' documentation, not from the site's menu
+    about = tr("For translators: whether each page's translation matches its current German original, and below, how many "
+               "UI strings each language has translated. The command make translations lists the same with file and line.")
+    return f'<p class="status-about">{escape(about)}</p>\n\n{pages_table}\n\n{locale_table}'
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,17 @@ from calculators.ui import fields, messages, worker
 
 MARKER = 'class="calc"'
 
+# What the page script (docs/assets/calculators.js) says when Python is slow or stopped, and after a
+# new deployment replaced the runtime an open page had started with.
+NOTICES = {
+    # TRANSLATORS: a calculator's status line, shown while an answer takes longer than a second
+    "slow": messages.N_("Still computing: this input takes longer than usual…"),
+    # TRANSLATORS: a calculator's status line; the computation ran past its time limit and was stopped
+    "timeout": messages.N_("This input could not be computed in time, so the computation was stopped. The result shown is still the previous one."),
+    # TRANSLATORS: shown at the top of a page that reloaded itself because the site was updated while it was open
+    "updated": messages.N_("The site was updated while this page was open, so the page was reloaded to keep its calculators working."),
+}
+
 # Shows the read-only notices where modules (and so the page script) are not supported.
 _NOMODULE = ("(function(){var n=document.querySelectorAll('.calc-notice');"
              "for(var i=0;i<n.length;i++){n[i].removeAttribute('hidden');}})();")
@@ -86,6 +97,7 @@ def page_config(lang: str, tr, urls: dict) -> dict:
     return {"locale": lang,
             "strings": {msgid: _translated(tr, msgid) for msgid in messages.browser_strings()},
             "status": {key: tr(msgid) for key, msgid in messages.STATUS.items()},
+            "notices": {key: tr(msgid) for key, msgid in NOTICES.items()},
             "configMaxChars": byo.MAX_CONFIG_CHARS,
             **urls}
 

@@ -47,6 +47,17 @@ def browser(chromium):
         b.close()
 
 
+@pytest.fixture(scope="session")
+def calc_site_dir(tmp_path_factory) -> pathlib.Path:
+    """The calculator fixture site (tools/calc_site.py), built once for every module that drives it in the browser."""
+    from test_site import build_site
+    project = calc_site.project_copy(tmp_path_factory.mktemp("browser") / "project")
+    out = tmp_path_factory.mktemp("browser-site")
+    proc = build_site(out, project, {"SITE_CHECKS": "off"})
+    assert proc.returncode == 0, f"mkdocs build failed:\n{proc.stdout}\n{proc.stderr}"
+    return out
+
+
 @pytest.fixture(scope="module")
 def server(site):
     """The module's built site (its own `site` fixture), served on 127.0.0.1."""

@@ -30,14 +30,13 @@ from calculators.data import catalog
 from calculators.ui import checks, config_messages, decode, fields, inputs, messages
 from calculators.ui import fit as fit_calc
 from calculators.ui import worker as ui
-from sitebuild import runtime
+from sitebuild import runtime, widgets
 from sitebuild.strings import Strings
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.append(str(ROOT / "tools"))
 import calc_site  # noqa: E402
 from calc_site import FIXTURE_INSTANCES as INSTANCES, page_path  # noqa: E402
-from test_site import build_site  # noqa: E402
 
 CHROMIUM, ARGS = calc_site.CHROMIUM, calc_site.CHROMIUM_ARGS
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
@@ -61,12 +60,8 @@ def cpython(name: str, texts: dict, lang: str, instance: str) -> dict:
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory) -> pathlib.Path:
-    project = calc_site.project_copy(tmp_path_factory.mktemp("browser") / "project")
-    out = tmp_path_factory.mktemp("browser-site")
-    proc = build_site(out, project, {"SITE_CHECKS": "off"})
-    assert proc.returncode == 0, f"mkdocs build failed:\n{proc.stdout}\n{proc.stderr}"
-    return out
+def site(calc_site_dir) -> pathlib.Path:
+    return calc_site_dir
 
 
 RECORDER = """
@@ -125,6 +120,7 @@ def ready_page(context, server):
         if lang not in _PAGES:
             page = context.new_page()
             page.goto(server.url(page_path(lang, "calculators")))
+            calc_site.touch(page)
             wait_ready(page)
             _PAGES[lang] = page
         return _PAGES[lang]
@@ -391,7 +387,15 @@ def test_keyboard_alone_drives_a_calculator(ready_page):
     reset(page, "decode", "decode", "it")
 
 
-def test_one_runtime_per_page_started_only_when_a_calculator_is_in_view(context, server):
+FAST = """Object.defineProperty(Navigator.prototype, "connection", {configurable: true,
+    get: () => ({saveData: false, effectiveType: "4g", downlink: 10})});"""
+
+
+def test_one_runtime_per_page_started_only_when_a_calculator_is_in_view(browser, server):
+    """A desktop on a fast connection (navigator.connection "4g" at its 10 Mbit/s ceiling, a fine pointer)
+    starts Python when idle with a calculator within a screen of the view; elsewhere a touch does (below)."""
+    context = new_context(browser, viewport={"width": 1100, "height": 900})
+    context.add_init_script(FAST)
     page = context.new_page()
     requests = []
     page.on("request", lambda r: requests.append(r.url))
@@ -414,7 +418,7 @@ def test_one_runtime_per_page_started_only_when_a_calculator_is_in_view(context,
     wait_ready(calc_page)
     assert sum("calc-worker.js" in u for u in requests) == 1, "five calculators, one worker"
     assert sum(u.endswith("pyodide.asm.wasm") for u in requests) == 1
-    calc_page.close()
+    context.close()
 
 
 def test_without_javascript_the_defaults_are_visible(browser, server, site):
@@ -427,7 +431,8 @@ def test_without_javascript_the_defaults_are_visible(browser, server, site):
         rows = page.locator(f"#calc-{instance} .calc-output td").all_inner_texts()
         expected = [r.text(lambda m: STRINGS.get(m, "it")) for r in ui.CALCULATORS[name].run({}, "it", catalog.load()).rows]
         assert [r.replace("\u00a0", " ") for r in rows] == [e.replace("\u00a0", " ") for e in expected], instance
-        assert page.locator(f"#calc-{instance} svg").count() == 1
+        assert page.locator(f"#calc-{instance} svg").count() == 2, "drawn for a wide and for a narrow screen"
+        assert page.locator(f"#calc-{instance} svg:visible").count() == 1, "one drawing shown"
         assert page.locator(f"#calc-{instance} noscript .calc-notice, #calc-{instance} .calc-notice:visible").first.is_visible()
     assert page.locator(".calc-form input:enabled, .calc-form select:enabled").count() == 0
     assert not [u for u in requests if "/pyodide/" in u]
@@ -447,6 +452,7 @@ def test_when_pyodide_cannot_load_the_calculator_is_read_only(browser, server):
     assert page.locator("#kv_cache-context").is_disabled()
     assert page.locator("#kv_cache-context-error").inner_text() == ""
     page.goto(server.url(page_path("de", "calculators")))
+    calc_site.touch(page)
     page.wait_for_selector("#calc-kv_cache-2 .calc-notice:not([hidden])", timeout=30_000)
     pre = page.evaluate("window.__calc.prerendered")
     for instance in INSTANCES:
@@ -467,12 +473,6 @@ def test_axe_finds_no_serious_or_critical_violation(ready_page):
     bad = [v for v in results if v["impact"] in ("serious", "critical")]
     assert not bad, json.dumps(bad, indent=1)
     set_field(page, "fit", "batch", ui.default_texts("fit", "en")["batch"])
-
-
-def test_no_request_left_127_0_0_1(browser):
-    """Runs last: every page above went through the guard."""
-    assert _PAGES, "no page was opened"
-    assert not OFFSITE, f"requests to other origins: {OFFSITE[:10]}"
 
 
 # ------------------------------------------------------------- a reader's own config.json
@@ -543,3 +543,180 @@ def test_a_dropped_or_chosen_file_is_read_in_the_page(ready_page):
     assert page.locator(f"#{instance}-config").input_value() == OWN_CONFIG
     assert last_result(page, instance)["ok"]
     reset(page, name, instance, "de")
+
+
+# ------------------------------------------------------------- when Python starts
+
+RUNTIME_REQUEST = re.compile(r"/assets/pyodide/|/assets/calculators/|calc-worker\.js|\.wasm(\?|$)")
+
+
+def _scroll_through(page) -> None:
+    """Read the page to its end as a reader would, touching nothing."""
+    height = page.evaluate("document.documentElement.scrollHeight")
+    for y in range(0, height + 800, 400):
+        page.mouse.wheel(0, 400)
+        page.wait_for_timeout(60)
+    page.wait_for_timeout(2000)  # idle, well past the load event
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_a_phone_downloads_no_runtime_before_a_touch(browser, server, lang):
+    ctx = new_context(browser, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, device_scale_factor=2)
+    page = ctx.new_page()
+    requests = []
+    page.on("request", lambda r: requests.append(r.url))
+    page.goto(server.url(page_path(lang, "calculators")))
+    _scroll_through(page)
+    assert not [u for u in requests if RUNTIME_REQUEST.search(u)], "the runtime was requested before a touch"
+    assert page.evaluate("performance.getEntriesByName('calc:load-start').length") == 0
+    page.locator("#latency-tool_s").tap()   # the touch
+    wait_ready(page)
+    assert sum(bool(re.search(r"\.wasm(\?|$)", u)) for u in requests) == 1
+    ctx.close()
+
+
+def test_a_desktop_that_asks_to_save_data_waits_for_a_touch_too(browser, server):
+    ctx = new_context(browser, viewport={"width": 1100, "height": 900})
+    ctx.add_init_script("""Object.defineProperty(Navigator.prototype, "connection", {configurable: true,
+        get: () => ({saveData: true, effectiveType: "4g", downlink: 10})});""")
+    page = ctx.new_page()
+    requests = []
+    page.on("request", lambda r: requests.append(r.url))
+    page.goto(server.url(page_path("de", "calculators")))
+    _scroll_through(page)
+    assert not [u for u in requests if RUNTIME_REQUEST.search(u)]
+    page.locator("#decode-batch").focus()  # keyboard or click: a field takes focus
+    wait_ready(page)
+    ctx.close()
+
+
+# ------------------------------------------------------------- untrusted URL state
+
+# Links anyone can write: keys that would reach Object.prototype, with script and spoofed messages.
+HOSTILE = {
+    "__proto__.failure": "Session expired: log in at evil.example",
+    "__proto__.batch": "Spoofed message",
+    "__proto__.texts": "x",
+    "__proto__.errors": "<img src=x onerror=window.__pwned=1>",
+    "__proto__.debug": "fake traceback",
+    "__proto__.html": "<img src=x onerror=window.__pwned=1>",
+    "__proto__.ok": "true",
+    "constructor.prototype": "1",
+    "constructor.prototype.state": "<script>window.__pwned=1</script>",
+    "prototype.batch": "<svg onload=window.__pwned=1>",
+    "decode.__proto__": "<img src=x onerror=window.__pwned=1>",
+    "decode.constructor": "Spoofed message",
+    "kv_cache.prototype": "1",
+    "__proto__": "1",
+    "fit.hasOwnProperty": "Spoofed message",
+}
+PROTOTYPE_NAMES = """() => Object.getOwnPropertyNames(Object.prototype).sort()"""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_hostile_links_change_nothing_but_the_inputs_they_name(browser, server, lang):
+    ctx = new_context(browser, viewport={"width": 1100, "height": 900})
+    clean = ctx.new_page()
+    clean.goto(server.url(page_path(lang, "about")))
+    names = clean.evaluate(PROTOTYPE_NAMES)
+    clean.close()
+    page = ctx.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: m.type == "error" and errors.append(m.text))
+    from urllib.parse import urlencode
+    query = urlencode(list(HOSTILE.items()) + [("decode.batch", "64")])
+    page.goto(server.url(page_path(lang, "calculators")) + "?" + query)
+    wait_ready(page)   # every calculator answers (the link's own state starts Python)
+    assert page.evaluate(PROTOTYPE_NAMES) == names, "something landed on Object.prototype"
+    assert page.evaluate("window.__pwned") is None
+    assert not errors, errors
+    # only the site's own messages: no status line, no field error (every input but batch is the default)
+    assert page.evaluate("Array.from(document.querySelectorAll('.calc-status')).map((e) => e.textContent)") == [""] * len(INSTANCES)
+    assert page.evaluate("Array.from(document.querySelectorAll('.calc-error')).map((e) => e.textContent).filter(Boolean)") == []
+    assert not page.locator("[aria-invalid]").count()
+    assert page.locator("#decode-batch").input_value() == "64"
+    assert dict(parse_qsl(urlparse(page.url).query)) == {"decode.batch": "64"}, "the URL keeps only what the page knows"
+    assert page.locator(".calc-form [name]:disabled").count() == 0, "a calculator was left disabled"
+    for instance in INSTANCES:
+        assert event_count(page, instance) >= 1, f"{instance} did not answer"
+        assert not BAD_WORDS.search(calc_text(page, instance))
+    got = set_field(page, "decode", "batch", "8")   # and they keep answering
+    assert got["ok"] and got["html"] == cpython("decode", field_texts(page, "decode"), lang, "decode")["html"]
+    ctx.close()
+
+
+# ------------------------------------------------------------- a computation that does not end
+
+SLOW_INPUT = "4242"
+# Served instead of the worker script: the same worker, whose Python takes a minute for one input (as
+# a pathological input or a bug would); the page must tell the reader and start a new worker.
+SLOW_WORKER = """
+const __compute = compute;
+compute = function (pyHandle, id, request) {
+  const texts = request.texts || request.state || {};
+  if (texts.batch === "%s") { postMessage({ type: "started", id }); const end = Date.now() + 60000; while (Date.now() < end) {} }
+  return __compute(pyHandle, id, request);
+};
+""" % SLOW_INPUT
+
+
+def _slow_worker(route):
+    response = route.fetch()
+    body = response.text()
+    assert "function compute(pyHandle, id, request) {" in body and "self.onmessage = (event) => {" in body
+    body = body.replace("function compute(pyHandle, id, request) {", "let compute = function (pyHandle, id, request) {", 1)
+    body = body.replace("self.onmessage = (event) => {", SLOW_WORKER + "\nself.onmessage = (event) => {", 1)
+    route.fulfill(response=response, body=body)
+
+
+TIMEOUTS = """document.addEventListener("calc-timeout", (e) => {
+  (window.__timeouts = window.__timeouts || []).push(e.target.dataset.instance); });"""
+
+
+@pytest.mark.parametrize("lang", ["da", "it"])
+def test_a_computation_that_runs_too_long_is_announced_then_stopped(browser, server, lang):
+    ctx = new_context(browser, viewport={"width": 1100, "height": 900}, service_workers="block")
+    ctx.route("**/calc-worker.js*", _slow_worker)
+    ctx.add_init_script(TIMEOUTS)
+    page = ctx.new_page()
+    page.goto(server.url(page_path(lang, "calculators")))
+    page.locator("#decode-batch").focus()
+    wait_ready(page)
+    good = page.locator("#calc-decode .calc-output").inner_html()
+    notices = json.loads(page.locator("#calc-config").text_content())["notices"]
+    assert notices["slow"] == STRINGS.get(widgets.NOTICES["slow"], lang) and notices["slow"] != widgets.NOTICES["slow"]
+    page.locator("#decode-batch").fill(SLOW_INPUT)
+    page.wait_for_function("() => document.getElementById('calc-decode').dataset.slow === 'true'", timeout=5000)
+    assert page.locator("#calc-decode .calc-status").inner_text() == notices["slow"], "no word after a second"
+    page.locator("#kv_cache-batch").fill("3")   # waits behind the stuck request: told too, answered after
+    page.wait_for_function("() => (window.__timeouts || []).includes('decode')", timeout=20_000)
+    assert page.locator("#calc-decode .calc-status").inner_text() == STRINGS.get(widgets.NOTICES["timeout"], lang)
+    assert page.locator("#calc-decode .calc-output").inner_html() == good, "the last result stays"
+    page.wait_for_function("() => !document.getElementById('calc-kv_cache').dataset.pending", timeout=30_000)
+    assert last_result(page, "kv_cache")["ok"], "a new worker answers the request that waited"
+    got = set_field(page, "decode", "batch", "16")
+    assert got["ok"] and page.locator("#calc-decode .calc-status").inner_text() == ""
+    ctx.close()
+
+
+def test_a_link_whose_inputs_run_too_long_gives_the_calculator_back(browser, server):
+    """Inputs from a link are computed with the inputs disabled: never for longer than the hard limit."""
+    ctx = new_context(browser, viewport={"width": 1100, "height": 900}, service_workers="block")
+    ctx.route("**/calc-worker.js*", _slow_worker)
+    ctx.add_init_script(TIMEOUTS)
+    page = ctx.new_page()
+    page.goto(server.url(page_path("en", "calculators")) + f"?decode.batch={SLOW_INPUT}&fit.batch=2")
+    page.wait_for_function("() => (window.__timeouts || []).includes('decode')", timeout=30_000)
+    assert page.locator("#decode-batch").is_enabled() and page.locator("#calc-decode").get_attribute("aria-busy") is None
+    assert page.locator("#decode-batch").input_value() == ui.default_texts("decode", "en")["batch"]
+    assert "decode.batch" not in page.url
+    wait_ready(page, ["fit"])
+    assert page.locator("#fit-batch").input_value() == "2"
+    ctx.close()
+
+
+def test_no_request_left_127_0_0_1(browser):
+    """Runs last: every page above went through the guard."""
+    assert _PAGES, "no page was opened"
+    assert not OFFSITE, f"requests to other origins: {OFFSITE[:10]}"

@@ -149,3 +149,50 @@ def test_axe_clean_with_a_popover_open(served):
                       ".map(v => ({id: v.id, nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))}))")
     assert not bad, json.dumps(bad, indent=1)
     ctx.close()
+
+
+CATALOG_KEY = re.compile(r"^(models|devices|racks|measurements|data|interconnects|platforms|engines|efficiency|acceptance|latencies)\.")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_inputs_are_named_in_words_never_by_their_catalog_key(site, lang):
+    """'measurements.infercom-gpt-oss-120b' and 'data.gpu-fused-operators' are the sources page's keys, not names."""
+    seen = 0
+    for name in ("decode", "speed", "factcheck", "glossary", "index"):
+        data = provenance(page(site, lang, name).read_text(encoding="utf-8"))
+        for ref, entry in data["src"].items():
+            seen += 1
+            assert not CATALOG_KEY.match(entry["name"]) and ref not in entry["name"], (lang, name, ref, entry["name"])
+            assert entry["name"] or entry["title"], (lang, ref)
+            if ref.startswith("measurements."):
+                assert ": " in entry["name"], f"{ref}: a measurement is named by its model and who measured it"
+    assert seen > 20
+
+
+def test_a_measurement_popover_shows_no_catalog_key(served):
+    browser, base = served
+    ctx, pg = _open(browser, f"{base}/it/decode/", viewport={"width": 1280, "height": 900})
+    fig = pg.locator('a.fig[data-fig="speedup.gpt-oss-120b.vs_gpu_measured"]').first
+    fig.click()
+    text = pg.locator("#explain-box").inner_text()
+    assert "Infercom" in text and "measurements." not in text and "data." not in text, text
+    ctx.close()
+
+
+def test_a_long_popover_stays_on_a_phone_screen(served, site):
+    """Below its figure, or above it where there is more room; never past the screen's bottom or top."""
+    browser, base = served
+    data = provenance(page(site, "en", "decode").read_text(encoding="utf-8"))
+    longest = max(data["figs"], key=lambda i: len(json.dumps(data["figs"][i])))
+    ctx, pg = _open(browser, f"{base}/en/decode/", viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    fig = pg.locator(f'a.fig[data-fig="{longest}"]').first
+    for where in ("bottom", "top"):   # the figure on the screen's last line, then on its first
+        fig.evaluate("""(el, where) => { const r = el.getBoundingClientRect();
+            window.scrollBy(0, where === "bottom" ? r.bottom - window.innerHeight + 12 : r.top - 70); }""", where)
+        fig.tap()
+        box = pg.locator("#explain-box")
+        assert box.is_visible()
+        r = box.evaluate("(b) => { const r = b.getBoundingClientRect(); return [r.top, r.bottom, window.innerHeight]; }")
+        assert r[0] >= 0 and r[1] <= r[2], f"{longest} ({where}): the box spans {r[0]:.0f}..{r[1]:.0f} of {r[2]} px"
+        fig.tap()   # closes it
+    ctx.close()

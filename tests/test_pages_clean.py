@@ -174,3 +174,92 @@ def test_the_language_selector_keeps_the_reader_on_the_same_page(browser, served
         loading.settle()
     context.close()
     assert not (rec.errors or rec.failed or rec.offsite), (rec.errors, rec.failed, rec.offsite)
+
+
+# ------------------------------------------------------------- every screen
+
+import re  # noqa: E402
+
+import screens  # noqa: E402  (tools/: the same rules it prints for a person looking at the screenshots)
+
+RUNTIME = re.compile(r"/assets/pyodide/|/assets/calculators/|calc-worker\.js|\.wasm(\?|$)")
+SCREENS = {"phone": dict(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, device_scale_factor=2),
+           "desktop": dict(viewport={"width": 1280, "height": 900})}
+
+
+def _reader_pages(site) -> list:
+    """Every page a reader opens (not the small redirect pages under de/)."""
+    return [p for p in built_pages(site) if p.endswith("/") and not p.startswith("de/")]
+
+
+@pytest.mark.parametrize("screen", list(SCREENS))
+def test_every_page_fits_its_screen(browser, served, screen):
+    """No page scrolls sideways; every table and chart fits the content column (720 px on a desktop) or
+    scrolls inside a labelled scroller of its own with its hint shown; no chart label runs out of its
+    drawing. And reading a page to its end, touching nothing, downloads no part of the calculators' runtime."""
+    site, server = served
+    context = browser.new_context(**SCREENS[screen])
+    problems, runtime_requests = [], []
+    context.on("request", lambda r: RUNTIME.search(r.url) and runtime_requests.append(r.url))
+    page = context.new_page()
+    for path in _reader_pages(site):
+        page.goto(server.url(path), wait_until="load")
+        if screen == "phone" and "calculators" in path:   # a reader scrolling through, past every calculator
+            height = page.evaluate("document.documentElement.scrollHeight")
+            for y in range(0, height, 700):
+                page.evaluate("(y) => window.scrollTo(0, y)", y)
+                page.wait_for_timeout(30)
+        page.wait_for_timeout(100)   # the scroll hints' ResizeObserver
+        found = page.evaluate(screens.OVERFLOW)
+        if found["sideways"] > 0:
+            problems.append(f"{path}: the page scrolls sideways by {found['sideways']} px")
+        problems += [f"{path}: {i['name']} ({i['width']} px at x={i['left']}) is not in a labelled scroller with its hint"
+                     for i in found["items"] if not i["scroller"]]
+        problems += [f"{path}: clipped chart label {c}" for c in found["clipped"]]
+    if screen == "phone":
+        page.wait_for_timeout(1500)
+        problems += [f"requested before a touch: {u}" for u in runtime_requests]
+    context.close()
+    assert not problems, "\n".join(problems[:30])
+
+
+def test_a_table_that_must_scroll_says_so_and_can_be_reached_by_keyboard(browser, served):
+    """Where a table still does not fit (here made 2000 px wide), its scroller shows the hint in the
+    page's language and takes focus; where it fits, the hint stays hidden and the Tab key passes it."""
+    _, server = served
+    context = browser.new_context(**SCREENS["phone"])
+    page = context.new_page()
+    page.goto(server.url("da/factcheck/"))
+    scroller = page.locator(".table-scroller").first
+    hint = page.locator(".table-scroller + .scroll-hint").first
+    assert scroller.get_attribute("role") == "region" and scroller.get_attribute("aria-label")
+    page.wait_for_timeout(100)
+    assert hint.is_hidden() and scroller.get_attribute("tabindex") is None, "a table that fits needs no hint"
+    scroller.evaluate("(box) => { box.querySelector('table').style.minWidth = '2000px'; }")
+    page.wait_for_function("(box) => box.hasAttribute('data-overflowing')", arg=scroller.element_handle())
+    assert hint.is_visible() and hint.inner_text() == "Rul sidelæns for at se det hele ↔"
+    assert scroller.get_attribute("tabindex") == "0"
+    assert page.evaluate("document.documentElement.scrollWidth") == page.evaluate("document.documentElement.clientWidth")
+    context.close()
+
+
+def test_german_under_de_leads_to_the_root(browser, served):
+    _, server = served
+    context = browser.new_context()
+    page = context.new_page()
+    for asked, lands in (("de/", "/"), ("de/decode/?decode.batch=8#kv-cache", "/decode/?decode.batch=8#kv-cache")):
+        response = page.goto(server.url(asked))
+        assert response.status == 200
+        page.wait_for_url(server.url(lands.lstrip("/")))
+        assert page.evaluate("document.documentElement.lang") == "de"
+    context.close()
+
+
+def test_about_promises_no_link_without_a_repository(served):
+    """This build names no repository (mkdocs.yml extra.repository, SITE_REPOSITORY): the sentence asks
+    readers to tell the site's operators; with one, tests/test_site.py finds the link."""
+    site, _ = served
+    for lang, words in (("de", "den Betreibern"), ("en", "the people who run this site"),
+                        ("da", "dem, der driver sitet"), ("it", "chi gestisce questo sito")):
+        html = (site / ("" if lang == "de" else lang) / "about" / "index.html").read_text(encoding="utf-8")
+        assert words in html and not re.search(r"<a [^>]*>[^<]*[Rr]epository", html), lang

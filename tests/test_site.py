@@ -16,12 +16,13 @@ import pytest
 
 from calculators.article import charts
 from calculators.article import figures
-from sitebuild import glossary
+from sitebuild import glossary, html_table
 from sitebuild.strings import Strings
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 LANGS = ("de", "en", "da", "it")
 PAGES = sorted(p.stem for p in (ROOT / "docs" / "de").glob("*.md"))
+STRINGS = Strings()
 
 
 def build_site(out: pathlib.Path, root: pathlib.Path = ROOT, extra_env: dict | None = None) -> subprocess.CompletedProcess:
@@ -33,7 +34,7 @@ def build_site(out: pathlib.Path, root: pathlib.Path = ROOT, extra_env: dict | N
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> pathlib.Path:
     out = tmp_path_factory.mktemp("site")
-    proc = build_site(out, extra_env={"SITE_URL": SITE_URL})
+    proc = build_site(out, extra_env={"SITE_URL": SITE_URL, "SITE_REPOSITORY": REPOSITORY})
     assert proc.returncode == 0, f"mkdocs build failed:\n{proc.stdout}\n{proc.stderr}"
     return out
 
@@ -80,6 +81,7 @@ def test_every_page_exists_in_every_language(site, lang):
 
 
 SITE_URL = "https://decode.example/"  # what a deployment sets (SITE_URL); the site is built for it here
+REPOSITORY = "https://git.decode.example/site"  # and the repository it is built from (SITE_REPOSITORY)
 
 
 def _resolve(site: pathlib.Path, path: pathlib.Path, href: str) -> pathlib.Path:
@@ -252,3 +254,57 @@ def test_colour_toggle_is_labelled_in_the_page_language(site):
     titles = {lang: re.search(r'title="([^"]*)"[^>]*for="__palette_1"', page(site, lang, "decode").read_text(encoding="utf-8")).group(1)
               for lang in LANGS}
     assert len(set(titles.values())) == len(LANGS), titles
+
+
+# ------------------------------------------------------------- reader pages
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_about_links_the_configured_repository(site, lang):
+    html = page(site, lang, "about").read_text(encoding="utf-8")
+    links = re.findall(r'<a href="([^"]+)"[^>]*>([^<]*)</a>', html)
+    assert [text for href, text in links if href == REPOSITORY], f"{lang}: no link to {REPOSITORY}"
+    assert "{%" not in html and "repository_url" not in html
+
+
+def test_the_status_page_is_built_but_not_in_the_readers_menu(site):
+    for lang in LANGS:
+        assert page(site, lang, "status").exists(), lang
+        nav = re.search(r'<nav class="md-nav md-nav--primary".*?</nav>', page(site, lang, "decode").read_text(encoding="utf-8"), re.S)
+        assert nav and "status/" not in nav.group(0), f"{lang}: the status page is in the menu"
+        html = page(site, lang, "status").read_text(encoding="utf-8")
+        assert 'class="status-about"' in html and 'class="data-table translation-status"' in html
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_search_results_from_table_pages_read_as_text(site, lang):
+    """Cells and rows separated, header rows left out: no 'ClaimThe site's calculationVerdictWhy1…'."""
+    idx = json.loads(((site if lang == "de" else site / lang) / "search" / "search_index.json").read_text(encoding="utf-8"))
+    heads = {"de": ("Behauptung", "Ergebnis"), "en": ("Claim", "The site"), "da": ("Påstand", "Hvad"), "it": ("Affermazione", "")}[lang]
+    for name in ("factcheck", "sources", "status"):
+        text = " ".join(d["text"] for d in idx["docs"] if d["location"].startswith(f"{name}/"))
+        assert text, f"{lang}: {name} is not in the index"
+        assert STRINGS.get(html_table.SCROLL_HINT, lang) not in text, f"{lang}/{name}: the scroll hint is indexed"
+        if name == "factcheck":   # each claim starts after a space, not glued to the verdict of the one before
+            assert heads[0] + heads[1] not in text, f"{lang}: the header row is indexed"
+            numbers = [n for n in range(1, 40) if f"{n}. " in text]
+            assert len(numbers) > 10 and all(re.search(rf"(^|\s){n}\. ", text) for n in numbers[1:]), f"{lang}: {text[:300]}"
+
+
+def test_german_addresses_under_de_lead_to_the_root(site):
+    for name in PAGES:
+        path = site / "de" / ("" if name == "index" else name) / "index.html"
+        html = path.read_text(encoding="utf-8")
+        target = "../" if name == "index" else f"../../{name}/"
+        assert f'url={target}"' in html and f'location.replace("{target}" + location.search + location.hash)' in html, name
+        assert f'<link rel="canonical" href="{SITE_URL}{"" if name == "index" else name + "/"}">' in html
+
+
+def test_the_service_worker_lists_every_page_and_speaks_each_language(site):
+    from sitebuild import runtime, service_worker
+    text = (site / runtime.SERVICE_WORKER).read_text(encoding="utf-8")
+    data = json.loads(text.split("=", 1)[1].split(";\n", 1)[0])
+    assert data["pages"] == service_worker.pages(site), "the digests of the pages as built"
+    assert {"", "en/decode/", "da/sources/", "it/"} <= set(data["pages"]) and "404.html" not in data["pages"]
+    assert set(data["offline"]) == {"", "en/", "da/", "it/"}
+    assert data["offline"][""]["lang"] == "de" and data["offline"]["da/"]["title"] == "Du er offline"

@@ -11,6 +11,7 @@ notice); a formatting-only edit (not stale); a missing translation
 
 from __future__ import annotations
 
+import os
 import pathlib
 import re
 import subprocess
@@ -227,7 +228,8 @@ def test_translation_status_page(site_proj, tmp_path):
     proc = build(site_proj, tmp_path / "site")
     assert proc.returncode == 0, proc.stderr[-3000:]
     html = (tmp_path / "site" / "en" / "status" / "index.html").read_text(encoding="utf-8")
-    assert '<table class="translation-status">' in html and '<table class="locale-status">' in html
+    assert 'class="data-table translation-status"' in html and 'class="data-table locale-status"' in html
+    assert 'class="status-about"' in html, "the page says what it is"
     row = re.search(r"<code>decode\.md</code>(.*?)</tr>", html).group(1)
     assert 'class="status-current"' in row and 'class="status-unreviewed"' in row
 
@@ -237,3 +239,22 @@ def test_one_language_preview(site_proj, tmp_path):
     assert proc.returncode == 0, proc.stderr[-3000:]
     html = (tmp_path / "site" / "decode" / "index.html").read_text(encoding="utf-8")
     assert '<html lang="da"' in html and not (tmp_path / "site" / "en").exists()
+    # `make serve SITE_LANG=da` serves this build under /da/; any other address gets its 404 page, which says why
+    assert "Denne forhåndsvisning bygger kun ét sprog (Dansk)" in (tmp_path / "site" / "404.html").read_text(encoding="utf-8")
+    assert not (tmp_path / "site" / "de").exists(), "no German redirects where German is not built"
+
+
+def test_make_serve_takes_a_port_and_serves_a_preview_language_under_its_folder():
+    """make -n: the commands make would run (the Makefile's serve rule)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES", "SITE_LANG", "PORT")}
+
+    def serve(*args):
+        out = subprocess.run(["make", "--no-print-directory", "-n", "serve", *args], cwd=ROOT, env=env,
+                             capture_output=True, text=True, timeout=60)
+        assert out.returncode == 0, out.stderr
+        return next(line for line in out.stdout.splitlines() if " serve --strict " in line)
+    assert serve().endswith("serve --strict -a 127.0.0.1:8000")
+    assert serve("PORT=8831").endswith("serve --strict -a 127.0.0.1:8831")
+    da = serve("SITE_LANG=da", "PORT=8831")
+    assert da.startswith("SITE_LANG=da SITE_URL=http://127.0.0.1:8831/da/ ") and da.endswith("-a 127.0.0.1:8831")
+    assert serve("SITE_LANG=de").startswith("SITE_LANG=de SITE_URL=http://127.0.0.1:8000/ "), "German stays at the root"

@@ -21,11 +21,14 @@ from ..text import fmt
 from . import inputs as I
 from .fields import CUSTOM, CUSTOM_LABEL
 from .messages import N_, UNKNOWN
-from .svg import Scale, frame, text, tick_number
+from .svg import NW, Scale, below_axis, frame, legend_rows, narrow_axes, text, text_width, thin, tick_number
 
 W, H = 640, 250
 LEFT, RIGHT, TOP, BOTTOM = 74, 110, 20, 50
 BAR_W, LEGEND_W = 700, 230   # the bar charts keep room on the right for a legend in any of the four languages
+# The drawing for a narrow screen (svg.NW wide; see calculators/article/charts.py): labels above their bars,
+# y ticks inside the plot, legends below.
+N_L, N_R = 10, 12
 
 X_CONTEXT = N_("Context length (tokens)")
 Y_KV = N_("KV cache ({unit})")
@@ -123,6 +126,7 @@ def kv_cache(inputs: dict, locale: str, tr, chart_id: str, cat) -> str:
     memory = d.serving.bytes
     symbol, factor = _unit(max(points[-1][1], memory), BYTE_UNITS)
     ymax = max(points[-1][1], memory) * 1.08 / factor
+    top_x = top
     xs, ys = Scale(0, top, LEFT, W - RIGHT), Scale(0, ymax, H - BOTTOM, TOP)
     ticks = tick_number(locale)
     body = ['<g class="chart-axes">']
@@ -143,11 +147,24 @@ def kv_cache(inputs: dict, locale: str, tr, chart_id: str, cat) -> str:
     body.append(text(W - RIGHT, ym - 6, tr(L_DEVICE_MEMORY), "end", "chart-label s2"))  # long in German: inside
     total = M.kv_bytes(m, ctx, batch, prec)
     body.append(f'<circle class="chart-point s1" cx="{xs(ctx):.1f}" cy="{ys(total / factor):.1f}" r="5"/>')
+    # narrow: the same curve, line and point; the labels in a legend below
+    top, bottom = 40, 40 + 150
+    nxs, nys = Scale(0, top_x, N_L, NW - N_R), Scale(0, ymax, bottom, top)
+    narrow = narrow_axes(nxs, nys, N_L, NW - N_R, top, bottom, tr(X_CONTEXT), tr(Y_KV).format(unit=symbol), ticks, ticks,
+                         thin(nxs.ticks(4), 4))
+    narrow.append('<path class="chart-line s1" d="' + " ".join(
+        f"{'M' if i == 0 else 'L'}{nxs(x):.1f},{nys(v / factor):.1f}" for i, (x, v) in enumerate(points)) + '"/>')
+    nym = nys(memory / factor)
+    narrow.append(f'<path class="chart-line s2" stroke-dasharray="6 4" d="M{N_L},{nym:.1f} L{NW - N_R},{nym:.1f}"/>')
+    narrow.append(f'<circle class="chart-point s1" cx="{nxs(ctx):.1f}" cy="{nys(total / factor):.1f}" r="5"/>')
+    legend_y = below_axis(bottom, tr(X_CONTEXT))
+    rows, rows_h = legend_rows([("line", 1, tr(L_KV)), ("dash", 2, tr(L_DEVICE_MEMORY))], N_L, legend_y, NW - N_L - N_R)
+    narrow += rows
     desc = tr(D_KV).format(
         context=fmt.format_quantity(ctx, "tokens", locale), batch=fmt.format_number(batch, locale),
         model=_model_name(inputs, m, tr), total=fmt.format_quantity(total, "bytes", locale),
         share=fmt.format_percent(total / memory, locale, decimals=0), device=d.name)
-    return frame(chart_id, tr(T_KV), desc, body, W, H)
+    return frame(chart_id, tr(T_KV), desc, body, W, H, narrow=(narrow, NW, legend_y + rows_h))
 
 
 def _two_bar_axes(seconds_max: float, left: float, height: int, x_title: str, locale: str) -> tuple:
@@ -163,21 +180,52 @@ def _two_bar_axes(seconds_max: float, left: float, height: int, x_title: str, lo
     return xs, body, factor, row_h, row_h * 0.6
 
 
+def _row_left(labels: list, least: float) -> float:
+    """Room left of the bars for their row labels (drawn right-aligned, 8 px from the bars): in no
+    language may a label run out of the drawing ("Agentenschleife, 20 Aufrufe")."""
+    return max(least, max(text_width(label) for label in labels) + 16)
+
+
+def _narrow_bars(seconds_max: float, rows: list, legend: list, x_title: str, locale: str) -> tuple:
+    """The narrow drawing of a two-bar chart: each row's label above its bar, the time axis, the legend
+    below. `rows`: (label, parts or None, text for None); returns (body, height)."""
+    symbol, factor = _unit(seconds_max, SECOND_UNITS)
+    xs = Scale(0, seconds_max * 1.05 / factor, N_L, NW - N_R)
+    row, bar, top = 44, 16, 8
+    bottom = top + row * len(rows)
+    body = narrow_axes(xs, None, N_L, NW - N_R, top, bottom, x_title.format(unit=symbol), None, tick_number(locale), None,
+                       thin(xs.ticks(4), 4))
+    for i, (label, parts, empty) in enumerate(rows):
+        y = top + i * row + 20
+        body.append(text(N_L, y - 5, label, "start"))
+        if parts is None:
+            body.append(text(N_L + 6, y + bar / 2 + 4, empty, "start"))
+        else:
+            body += _hbars(xs, y, bar, [(v / factor, series) for v, series in parts])
+    legend_y = below_axis(bottom, x_title.format(unit=symbol))
+    rows_body, rows_h = legend_rows([("bar", series, label) for series, label in legend], N_L, legend_y, NW - N_L - N_R)
+    return body + rows_body, legend_y + rows_h
+
+
 def decode(inputs: dict, locale: str, tr, chart_id: str, cat) -> str:
     """One step as two bars: memory time (weights + KV) against arithmetic time at peak."""
     s = I.step(inputs, cat)
-    height, left = 170, 110
-    xs, body, factor, row_h, bar = _two_bar_axes(max(s.memory_s, s.compute_s or 0.0), left, height, tr(X_STEP), locale)
-    for i, (label, parts) in enumerate([
-            (R_MEMORY, [(s.weights_s / factor, 1), (s.kv_s / factor, 2)]),
-            (R_COMPUTE, None if s.compute_s is None else [(s.compute_s / factor, 3)])]):
+    height = 170
+    left = _row_left([tr(R_MEMORY), tr(R_COMPUTE)], 110)
+    longest = max(s.memory_s, s.compute_s or 0.0)
+    xs, body, factor, row_h, bar = _two_bar_axes(longest, left, height, tr(X_STEP), locale)
+    rows = [(tr(R_MEMORY), [(s.weights_s, 1), (s.kv_s, 2)]),
+            (tr(R_COMPUTE), None if s.compute_s is None else [(s.compute_s, 3)])]
+    for i, (label, parts) in enumerate(rows):
         y = TOP + i * row_h + (row_h - bar) / 2
-        body.append(text(left - 8, y + bar / 2 + 4, tr(label), "end"))
+        body.append(text(left - 8, y + bar / 2 + 4, label, "end"))
         if parts is None:
             body.append(text(left + 6, y + bar / 2 + 4, tr(L_NO_PEAK), "start"))
         else:
-            body += _hbars(xs, y, bar, parts)
-    body += _legend([(1, tr(L_WEIGHTS)), (2, tr(L_KV_READ)), (3, tr(L_PEAK))], BAR_W - LEGEND_W + 12, TOP + 10)
+            body += _hbars(xs, y, bar, [(v / factor, series) for v, series in parts])
+    legend = [(1, tr(L_WEIGHTS)), (2, tr(L_KV_READ)), (3, tr(L_PEAK))]
+    body += _legend(legend, BAR_W - LEGEND_W + 12, TOP + 10)
+    narrow = _narrow_bars(longest, [(label, parts, tr(L_NO_PEAK)) for label, parts in rows], legend, tr(X_STEP), locale)
     verdict = I.verdict(s)  # the step is already computed: no second run of the calculator
     times = {"weights": fmt.format_quantity(s.weights_s, "seconds", locale),
              "kv": fmt.format_quantity(s.kv_s, "seconds", locale), "verdict": tr(verdict)}
@@ -185,14 +233,15 @@ def decode(inputs: dict, locale: str, tr, chart_id: str, cat) -> str:
         desc = tr(D_DECODE_NO_PEAK).format(**times)
     else:
         desc = tr(D_DECODE).format(compute=fmt.format_quantity(s.compute_s, "seconds", locale), **times)
-    return frame(chart_id, tr(T_DECODE), desc, body, BAR_W, height)
+    return frame(chart_id, tr(T_DECODE), desc, body, BAR_W, height, narrow=(narrow[0], NW, narrow[1]))
 
 
 def fit(inputs: dict, locale: str, tr, chart_id: str, cat) -> str:
     """Devices needed per device kind, on a logarithmic axis (1 to thousands)."""
     m = I.model(inputs, cat)
     counts = [(d.name, f.best.devices if f.best else None) for d, f, _ in I.fits(inputs, cat)]
-    left, row_h = 180, 24
+    row_h = 24
+    left = _row_left([name for name, _ in counts], 180)
     height = TOP + row_h * len(counts) + BOTTOM
     most = max([n for _, n in counts if n is not None] or [1])
     xs = Scale(1, 10.0 ** max(1, math.ceil(math.log10(most * 1.5))), left, W - 60, log=True)
@@ -209,28 +258,48 @@ def fit(inputs: dict, locale: str, tr, chart_id: str, cat) -> str:
         x1 = max(xs(n), left + 3)
         body.append(f'<rect class="chart-bar s1" x="{left}" y="{y:.1f}" width="{x1 - left:.1f}" height="{row_h - 8}"/>')
         body.append(text(x1 + 6, y + 12, fmt.format_number(n, locale), "start"))
+    # narrow: each device's name above its bar, the count at the bar's end (inside it where it would run out)
+    nrow, nbar, ntop = 38, 14, 8
+    nbottom = ntop + nrow * len(counts)
+    nxs = Scale(1, xs.hi, N_L, NW - N_R, log=True)
+    narrow = narrow_axes(nxs, None, N_L, NW - N_R, ntop, nbottom, tr(X_DEVICES), None,
+                         lambda v: fmt.format_number(round(v), locale), None, thin(nxs.ticks(), 5))
+    for i, (name, n) in enumerate(counts):
+        y = ntop + i * nrow + 18
+        narrow.append(text(N_L, y - 4, name, "start"))
+        if n is None:
+            narrow.append(text(N_L + 6, y + nbar - 3, tr(L_NO_FIT), "start"))
+            continue
+        x1 = max(nxs(n), N_L + 3)
+        label = fmt.format_number(n, locale)
+        narrow.append(f'<rect class="chart-bar s1" x="{N_L}" y="{y:.1f}" width="{x1 - N_L:.1f}" height="{nbar}"/>')
+        inside = x1 + 6 + text_width(label) > NW - 2
+        narrow.append(text(x1 - 4 if inside else x1 + 6, y + nbar - 3, label, "end" if inside else "start",
+                           "chart-label chart-on-bar" if inside else "chart-label"))
     listed = "; ".join(f"{name}: {UNKNOWN if n is None else fmt.format_number(n, locale)}" for name, n in counts)
     kv = M.kv_bytes(m, int(inputs["context"]), int(inputs["batch"]), inputs["kv_precision"])
     desc = tr(D_FIT).format(model=m.name, kv=fmt.format_quantity(kv, "bytes", locale), counts=listed)
-    return frame(chart_id, tr(T_FIT), desc, body, W, height)
+    return frame(chart_id, tr(T_FIT), desc, body, W, height, narrow=(narrow, NW, below_axis(nbottom, tr(X_DEVICES)) - 10))
 
 
 def latency(inputs: dict, locale: str, tr, chart_id: str, cat) -> str:
     """One call and the whole agent loop as stacked bars: first token, generation, tools."""
     p = I.latency_parts(inputs, cat)
-    height, left = 170, 150
-    xs, body, factor, row_h, bar = _two_bar_axes(p["loop"], left, height, tr(X_TIME), locale)
     n = p["steps"]
-    rows = [(tr(R_CALL), [(p["ttft"] / factor, 1), (p["decode"] / factor, 2)]),
-            (tr(R_LOOP).format(steps=fmt.format_number(n, locale)),
-             [(n * p["ttft"] / factor, 1), (n * p["decode"] / factor, 2), (n * p["tool"] / factor, 3)])]
+    rows = [(tr(R_CALL), [(p["ttft"], 1), (p["decode"], 2)]),
+            (tr(R_LOOP).format(steps=fmt.format_number(n, locale)), [(n * p["ttft"], 1), (n * p["decode"], 2), (n * p["tool"], 3)])]
+    height = 170
+    left = _row_left([label for label, _ in rows], 150)
+    xs, body, factor, row_h, bar = _two_bar_axes(p["loop"], left, height, tr(X_TIME), locale)
     for i, (label, parts) in enumerate(rows):
         y = TOP + i * row_h + (row_h - bar) / 2
         body.append(text(left - 8, y + bar / 2 + 4, label, "end"))
-        body += _hbars(xs, y, bar, parts)
-    body += _legend([(1, tr(L_TTFT)), (2, tr(L_GENERATE)), (3, tr(L_TOOLS))], BAR_W - LEGEND_W + 12, TOP + 10)
+        body += _hbars(xs, y, bar, [(v / factor, series) for v, series in parts])
+    legend = [(1, tr(L_TTFT)), (2, tr(L_GENERATE)), (3, tr(L_TOOLS))]
+    body += _legend(legend, BAR_W - LEGEND_W + 12, TOP + 10)
+    narrow = _narrow_bars(p["loop"], [(label, parts, "") for label, parts in rows], legend, tr(X_TIME), locale)
     desc = tr(D_LATENCY).format(
         ttft=fmt.format_quantity(p["ttft"], "seconds", locale), decode=fmt.format_quantity(p["decode"], "seconds", locale),
         steps=fmt.format_number(n, locale), tool=fmt.format_quantity(p["tool"], "seconds", locale),
         loop=fmt.format_quantity(p["loop"], "seconds", locale))
-    return frame(chart_id, tr(T_LATENCY), desc, body, BAR_W, height)
+    return frame(chart_id, tr(T_LATENCY), desc, body, BAR_W, height, narrow=(narrow[0], NW, narrow[1]))

@@ -24,6 +24,7 @@
 // Messages to the page:
 //   {type: "progress", stage: "package" | "first"}   Pyodide is up / the package is imported
 //   {type: "ready"} | {type: "failed", reason}
+//   {type: "started", id}                             Python takes up this request now
 //   {type: "result", id, result}                      the JSON answer of calculators.ui.worker.handle
 // Computations sent before "ready" wait for it (the page sends its first ones with "init"):
 // they run one at a time, the waiting ones at once when Python is up.
@@ -305,6 +306,8 @@ handle.then(
 );
 
 function compute(pyHandle, id, request) {
+  // The page times Python from here: a request that holds the worker too long ends it (calculators.js).
+  postMessage({ type: "started", id });
   let result;
   try {
     result = JSON.parse(pyHandle(JSON.stringify(request)));

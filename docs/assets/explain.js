@@ -12,6 +12,11 @@
   let data = null;
   let open = null; // {trigger, box}
 
+  /** data[key] if it is data's own entry (never something reached through a prototype), else null. */
+  function own(record, key) {
+    return record && Object.prototype.hasOwnProperty.call(record, key) ? record[key] : null;
+  }
+
   function el(tag, attrs, ...children) {
     const node = document.createElement(tag);
     for (const [key, value] of Object.entries(attrs || {})) {
@@ -25,10 +30,12 @@
   }
 
   function inputItem(ref) {
-    const input = data.src[ref]; // each catalog entry once per page, named by its reference
+    const input = own(data.src, ref); // each catalog entry once per page, named by its reference
+    if (!input) return null;
     const title = input.url ? el("a", { href: input.url, rel: "noopener" }, input.title) : input.title;
-    return el("li", null,
-      el("strong", null, input.name), " — ", title, ` (${input.kind}), ${data.ui.accessed} ${input.accessed}; `,
+    // An entry without a name of its own (a platform, an efficiency) is named by its source's title.
+    const head = input.name ? [el("strong", null, input.name), " — ", title] : [el("strong", null, title)];
+    return el("li", null, ...head, ` (${input.kind}), ${data.ui.accessed} ${input.accessed}; `,
       `${data.ui.confidence}: ${input.confidence}`);
   }
 
@@ -51,7 +58,7 @@
       box.append(el("p", { class: "explain-head" }, data.ui.inputs));
       const list = el("ul");
       for (const term of fig.terms || []) list.append(termItem(term));
-      for (const input of fig.inputs) list.append(inputItem(input));
+      for (const item of fig.inputs.map(inputItem)) if (item) list.append(item);
       if (fig.assumption) list.append(el("li", null, fig.assumption));
       box.append(list);
     }
@@ -78,13 +85,29 @@
     open = null;
   }
 
+  /**
+   * Below the trigger, or above it where there is more room; never past the screen's edges: a
+   * box taller than the room it gets scrolls inside itself (a phone's screen is short).
+   */
   function place(box, trigger) {
     const r = trigger.getBoundingClientRect();
-    const width = Math.min(420, document.documentElement.clientWidth - 16);
+    const viewWidth = document.documentElement.clientWidth;
+    const viewHeight = window.innerHeight;
+    const width = Math.min(420, viewWidth - 16);
     box.style.width = `${width}px`;
-    const left = Math.max(8, Math.min(r.left + window.scrollX, window.scrollX + document.documentElement.clientWidth - width - 8));
+    const left = Math.max(8, Math.min(r.left + window.scrollX, window.scrollX + viewWidth - width - 8));
     box.style.left = `${left}px`;
-    box.style.top = `${r.bottom + window.scrollY + 6}px`;
+    const gap = 6;
+    const margin = 8;
+    const below = viewHeight - r.bottom - gap - margin;
+    const above = r.top - gap - margin;
+    box.style.maxHeight = "none";
+    const natural = box.offsetHeight;
+    const under = natural <= below || below >= above;
+    const room = Math.max(under ? below : above, 0);
+    const height = Math.min(natural, room, viewHeight * 0.7);
+    box.style.maxHeight = `${Math.floor(height)}px`;
+    box.style.top = `${under ? r.bottom + window.scrollY + gap : r.top + window.scrollY - gap - height}px`;
   }
 
   function show(trigger, byKeyboard) {
@@ -92,7 +115,7 @@
     close(false);
     if (same) return;
     const box = trigger.classList.contains("fig")
-      ? figureBox(trigger.dataset.fig, data.figs[trigger.dataset.fig])
+      ? figureBox(trigger.dataset.fig, own(data.figs, trigger.dataset.fig))
       : termBox(trigger);
     box.id = "explain-box";
     document.body.append(box);
@@ -109,7 +132,7 @@
       if (open && !open.box.contains(event.target)) close(false);
       return;
     }
-    if (trigger.classList.contains("fig") && !(data && data.figs[trigger.dataset.fig])) return; // plain link
+    if (trigger.classList.contains("fig") && !(data && own(data.figs, trigger.dataset.fig))) return; // plain link
     event.preventDefault();
     show(trigger, event.detail === 0);
   }
@@ -130,7 +153,7 @@
     const script = document.getElementById("fig-provenance");
     data = script ? JSON.parse(script.textContent) : { figs: {}, src: {}, ui: {}, urls: {} };
     for (const fig of document.querySelectorAll("a.fig[data-fig]")) {
-      if (!data.figs[fig.dataset.fig]) continue;
+      if (!own(data.figs, fig.dataset.fig)) continue;
       fig.setAttribute("aria-haspopup", "dialog");
       fig.setAttribute("aria-expanded", "false");
       if (data.ui.explain) fig.setAttribute("title", data.ui.explain);
