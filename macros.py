@@ -41,13 +41,21 @@ from calculators.text import grammar
 from sitebuild import citations, glossary, provenance, runtime, tables, termbase, translations, widgets
 from sitebuild.checks import claim as claims_in_prose
 from sitebuild.checks import usage
-from sitebuild.strings import Strings
+from sitebuild.strings import LANGS, Strings
 
 STRINGS = Strings()
 ROOT = pathlib.Path(__file__).resolve().parent
 
 
+# One translator per language and build (made anew in define_env, which each build and each rebuild under
+# `mkdocs serve` calls): the explanations a build keeps (sitebuild/provenance.py) are kept per translator,
+# so they are shared by the pages of a build and never outlive it.
+_TRANSLATORS: dict = {}
+
+
 def define_env(env):
+    _TRANSLATORS.clear()
+    _TRANSLATORS.update({lang: (lambda msgid, ctx=None, lang=lang: STRINGS.get(msgid, lang, ctx)) for lang in LANGS})
     def lang() -> str:
         return _PAGE["lang"]
 
@@ -183,7 +191,7 @@ def on_post_page_macros(env):
     name = pathlib.PurePosixPath(env.page.file.src_uri).name
     if name != "glossary.md":
         env.markdown = glossary.mark_terms(language, env.markdown)
-    tr_page = lambda msgid, ctx=None: STRINGS.get(msgid, language, ctx)  # noqa: E731
+    tr_page = _TRANSLATORS[language]
     sources = citations.footnotes(_CITATIONS, language, tr_page, tables.accessed)
     if sources:
         env.markdown += "\n\n" + sources + "\n"

@@ -20,6 +20,7 @@ most of the page's data.
 
 from __future__ import annotations
 
+import functools
 import json
 from urllib.parse import urlencode
 
@@ -81,30 +82,29 @@ def _entry(ref: str, cat: catalog.Catalog, lang: str, tr, accessed) -> dict:
             "confidence": tr(src.confidence, "confidence")}
 
 
-_EXPLAINED: dict = {}
-_EXPRESSIONS: dict = {}
-
-
+# Kept per (figure, language, translator): a build's `tr` is made anew by each build (macros.py), so
+# an edited locale file under `mkdocs serve` is never answered from an earlier build. Most figures
+# appear on several pages and inside other figures' explanations; without these, a build spends
+# about a second more (1,660 explanations in four languages, each explaining its terms again).
+@functools.lru_cache(maxsize=8192)
 def expression(fig_id: str, lang: str, tr) -> str | None:
-    """The figure's formula with its inputs put in and its value ("80 layers × … = 327,680 B"), or None.
-
-    Made once per figure and language in a build: the popover (at two depths) and the
-    sources page show the same text."""
-    key = (fig_id, lang, id(figures.registry()))
-    if key not in _EXPRESSIONS:
-        reg = figures.registry()
-        formula = reg[fig_id].expression
-        _EXPRESSIONS[key] = f"{formula.substituted(reg, lang, tr)} = {reg[fig_id].format(lang)}" if formula else None
-    return _EXPRESSIONS[key]
+    """The figure's formula with its inputs put in and its value ("80 layers × … = 327,680 B"), or None:
+    the popover (at two depths) and the sources page show the same text."""
+    reg = figures.registry()
+    formula = reg[fig_id].expression
+    return f"{formula.substituted(reg, lang, tr)} = {reg[fig_id].format(lang)}" if formula else None
 
 
+@functools.lru_cache(maxsize=16384)
 def explain(fig_id: str, lang: str, tr, accessed, depth: int = 1) -> dict:
-    """What the popover shows for one figure (terms explained `depth` more levels); once per figure,
-    language and depth in a build, as many figures appear on several pages."""
-    key = (fig_id, lang, depth, id(figures.registry()))
-    if key not in _EXPLAINED:
-        _EXPLAINED[key] = _explain(fig_id, lang, tr, accessed, depth)
-    return _EXPLAINED[key]
+    """What the popover shows for one figure (terms explained `depth` more levels). The dict is shared
+    by every caller: read it, do not change it."""
+    return _explain(fig_id, lang, tr, accessed, depth)
+
+
+def basis(f) -> str:
+    """What a figure without catalog inputs rests on, as a UI string: a format's definition or our scenario."""
+    return N_("definition (no inputs)") if f.definition else N_("scenario (our assumption)")
 
 
 def _explain(fig_id: str, lang: str, tr, accessed, depth: int) -> dict:
@@ -112,7 +112,7 @@ def _explain(fig_id: str, lang: str, tr, accessed, depth: int) -> dict:
     f = reg[fig_id]
     out = {"value": f.format(lang), "words": tr(f.words, "formula"), "inputs": list(f.inputs)}
     if not f.inputs:
-        out["assumption"] = tr("scenario (our assumption)")
+        out["assumption"] = tr(basis(f))
     formula = f.expression
     if formula:
         out["expression"] = expression(fig_id, lang, tr)
@@ -166,12 +166,7 @@ def _json(value) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
-_EXPLAINED_JSON: dict = {}
-
-
+@functools.lru_cache(maxsize=8192)
 def _explained_json(fig_id: str, lang: str, tr, accessed) -> str:
-    """A figure's explanation as JSON, encoded once per language: most figures appear on several pages."""
-    key = (fig_id, lang, id(figures.registry()))
-    if key not in _EXPLAINED_JSON:
-        _EXPLAINED_JSON[key] = _json(explain(fig_id, lang, tr, accessed))
-    return _EXPLAINED_JSON[key]
+    """A figure's explanation as JSON, encoded once per language and build."""
+    return _json(explain(fig_id, lang, tr, accessed))

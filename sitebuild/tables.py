@@ -9,6 +9,7 @@ Markdown table parser.
 from __future__ import annotations
 
 import pathlib
+from decimal import Decimal
 from functools import lru_cache
 from html import escape
 
@@ -94,6 +95,32 @@ def _datum_number(value: float, lang: str) -> str:
     return fmt.format_number(value, lang, sig=3)
 
 
+# A datum's unit, as the formatter prints it (the unit inside the value: "40–50 kW", "20–40 %", "10×");
+# any other unit is a counted noun, translated (msgctxt "datum-unit") and written after the number.
+_DATUM_KINDS = {"W": "watts", "×": "ratio", "fraction": "percent", "tok/s": "tok_per_s"}
+DATUM_COUNTS = ("chips", "racks", "operators")
+
+
+def _digits(value: float) -> int:
+    """The significant digits a sourced value was published with, at most three (40000 -> 1, 1.5 -> 2)."""
+    return min(3, len(Decimal(repr(float(value))).normalize().as_tuple().digits))
+
+
+def _datum_value(key: str, d, lang: str, tr) -> str:
+    if d.unit == "fraction":
+        return fmt.format_percent(d.low, lang) if d.low == d.high else fmt.format_percent_range(d.low, d.high, lang)
+    if d.unit in _DATUM_KINDS:
+        kind, sig = _DATUM_KINDS[d.unit], max(_digits(d.low), _digits(d.high))   # as published: "40–50 kW", not "40.0–50.0"
+        return fmt.format_quantity(d.low, kind, lang, sig=sig) if d.low == d.high else \
+            fmt.format_quantity_range(d.low, d.high, kind, lang, sig=sig)
+    if d.unit not in DATUM_COUNTS:
+        raise ValueError(f"calculators/data/catalog.toml: data.{key}: unit {d.unit!r} has no printed form; "
+                         f"use one of {', '.join([*_DATUM_KINDS, *DATUM_COUNTS])} or add it to sitebuild/tables.py")
+    number = _datum_number(d.low, lang) if d.low == d.high else \
+        fmt.format_range(_datum_number(d.low, lang), _datum_number(d.high, lang), lang)
+    return f"{number}\u00a0{tr(d.unit, 'datum-unit')}"
+
+
 def _device_summary(d: catalog.Device, lang: str, tr) -> str:
     tiers = ", ".join(
         f"{escape(t.tier)} {_q(t.bytes, 'bytes', lang)}" + (f" @ {_q(t.bytes_per_s, 'bytes_per_s', lang)}" if t.bytes_per_s else "")
@@ -118,12 +145,11 @@ def sources_table(lang: str, tr) -> str:
         rows.append([f"<code>{_key('racks.' + r.key)}</code><br>{escape(tr(r.name, 'rack-name'))}", data] + _source_cells(r.src, lang, tr))
     for k, ms in cat.measurements.items():
         speed = figures.Figure(k, ms.low if ms.low == ms.high else (ms.low, ms.high), "tok_per_s", "", (), None, 0).format(lang)
-        data = f"{escape(cat.models[ms.model].name)}: {escape(speed)} ({escape(tr(ms.who, 'measured-by'))}, {escape(ms.date)})"
+        data = f"{escape(cat.models[ms.model].name)}: {escape(speed)} ({escape(tr(ms.who, 'measured-by'))}, {escape(_period(ms.date, lang))})"
         rows.append([f"<code>{_key('measurements.' + k)}</code>", data] + _source_cells(ms.src, lang, tr))
     for k, d in cat.data.items():
-        value = _datum_number(d.low, lang) if d.low == d.high else \
-            fmt.format_range(_datum_number(d.low, lang), _datum_number(d.high, lang), lang)
-        rows.append([f"<code>{_key('data.' + k)}</code>", f"{escape(tr(d.what, 'datum'))}: {escape(value)} {escape(tr(d.unit, 'datum-unit'))}"] + _source_cells(d.src, lang, tr))
+        value = tr("{what}: {value}").format(what=tr(d.what, "datum"), value=_datum_value(k, d, lang, tr))
+        rows.append([f"<code>{_key('data.' + k)}</code>", escape(value)] + _source_cells(d.src, lang, tr))
     return _table(heads, rows, "sources-table", tr)
 
 
@@ -134,7 +160,7 @@ def figures_table(lang: str, tr) -> str:
     rows = []
     reg = figures.registry()
     for f in reg.values():
-        reads = ", ".join(f"<code>{_key(i)}</code>" for i in f.inputs) or escape(tr("scenario (our assumption)"))
+        reads = ", ".join(f"<code>{_key(i)}</code>" for i in f.inputs) or escape(tr(provenance.basis(f)))
         how = escape(tr(f.words, "formula"))
         expr = provenance.expression(f.id, lang, tr)
         if expr:
@@ -152,7 +178,7 @@ _PART_PHRASES = {
     "about": "{value}",
     "at_most": N_("the claim lies below the computed ceiling of {value}"),
     "at_most/expected": N_("the claim lies below the computed expected value of {value}"),
-    "at_least": N_("the computed {value} reaches the claimed minimum"),
+    "at_least": N_("the computed {value} reaches the claimed minimum"),   # a claim that states a minimum ("14,000+")
     "contains": N_("the computed {value} lies inside the claimed range"),
 }
 
@@ -163,7 +189,11 @@ def _part_cell(res_part: claims.PartResult, tr, fig) -> str:
     mode = res_part.part.mode if res_part.verdict in ("correct", "rounding") else "about"
     if mode == "at_most" and res_part.part.bound != "ceiling":
         mode = f"at_most/{res_part.part.bound}"
-    phrase = escape(tr(_PART_PHRASES[mode]) if mode != "about" else _PART_PHRASES[mode])
+    if mode != "about" and res_part.part.phrase:
+        mode_phrase = tr(res_part.part.phrase)       # the claim's own words for what the value shows
+    else:
+        mode_phrase = tr(_PART_PHRASES[mode]) if mode != "about" else _PART_PHRASES[mode]
+    phrase = escape(mode_phrase)
     return f"{phrase.replace('{value}', '<strong>' + fig(res_part.matched or res_part.part.figure) + '</strong>')} <small>({escape(verdict)})</small>"
 
 
@@ -201,6 +231,15 @@ def factcheck_table(lang: str, tr, fig) -> str:
 # The messages a step sends, by comm.py's names (shown where a link's bandwidth is unpublished).
 _MESSAGES = {"tp-allreduce": N_("tensor-parallel all-reduces"), "pp-handoff": N_("pipeline hand-offs"),
              "ep-all-to-all": N_("expert all-to-all")}
+# Where a device publishes no dense compute peak, its ceiling counts memory only: say so, not "–".
+_MEMORY_ONLY = N_("ceiling from memory bandwidth alone: no dense compute peak is published, so the arithmetic "
+                  "time, likely the tighter limit here, is missing; this ceiling says little")
+
+# The messages left out of an expected time, by how many there are: each "without" its own, as German and
+# Italian say it ("ohne … und ohne …"), not a list joined by the code.
+_WITHOUT = {1: N_("without {a}: link bandwidth unpublished"),
+            2: N_("without {a} and without {b}: link bandwidth unpublished"),
+            3: N_("without {a}, without {b} and without {c}: link bandwidth unpublished")}
 _BASIS = {"required": N_("needs acceptance ≥ {a}"), "published": N_("published acceptance {a}"),
           "sourced range": N_("acceptance {a}, published for this model family")}
 
@@ -287,11 +326,11 @@ def measurements_table(lang: str, tr, fig, cite) -> str:
             note = escape(tr("as served"))
             expected += f"<br><small>({note})</small>"
         if r.unknown_links:
-            names = ", ".join(tr(_MESSAGES[u]) for u in r.unknown_links)
-            without = tr("without {messages}: link bandwidth unpublished")
-            expected += f'<br><small>{escape(without).replace("{messages}", escape(names))}</small>'
+            names = [tr(_MESSAGES[u]) for u in r.unknown_links]
+            without = tr(_WITHOUT[len(names)]).format(**dict(zip("abc", names)))
+            expected += f'<br><small>{escape(without)}</small>'
         who = f'{escape(tr(r.who, "measured-by"))}{cite(rec.src)}<br><small>{escape(_period(rec.date, lang))}</small>'
         rows.append([escape(cat.models[r.model].name), who, f"{layout} {marker}<br><small>{context}</small>",
                      fig(f"row.{r.key}.measured"), fig(f"row.{r.key}.ceiling") + served, expected,
-                     fig(f"row.{r.key}.ratio"), _explanation_cell(r, fig, tr)])
+                     fig(f"row.{r.key}.ratio"), _explanation_cell(r, fig, tr) if device.peak_flops else escape(tr(_MEMORY_ONLY))])
     return _table(heads, rows, "measurements-table", tr)

@@ -29,6 +29,7 @@ from calculators.data import catalog as cat_mod  # noqa: E402
 from calculators.data import sources  # noqa: E402
 from calculators.article import claims  # noqa: E402
 from calculators.article import figures  # noqa: E402
+from sitebuild.tables import DATUM_COUNTS  # noqa: E402
 
 LANGS = ("de", "en", "da", "it")
 KEYWORDS = {"tr": {1: None, 2: (1, (2, "c"))}, "t": {1: None, 2: (1, (2, "c"))}, "N_": None,
@@ -75,7 +76,8 @@ def _collect_data(add) -> None:
                 add(rec.src.note, "catalog-note", where, f"Note on the catalog entry {section}.{key} (sources page).")
     for key, d in cat.data.items():
         add(d.what, "datum", where, f"What the catalog datum data.{key} is (sources page).")
-        add(d.unit, "datum-unit", where, "Unit of a catalog datum (sources page); tok/s and W stay as they are.")
+        if d.unit in DATUM_COUNTS:   # the other units print inside the value ("40–50 kW", "20–40 %")
+            add(d.unit, "datum-unit", where, "What a catalog datum counts, after its number (sources page): '128 chips'.")
     for key, r in cat.racks.items():
         add(r.name, "rack-name", where, f"Name of the rack racks.{key} (sources page); keep product names.")
     for key, ms in cat.measurements.items():

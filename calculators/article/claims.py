@@ -27,6 +27,7 @@ from decimal import Decimal
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from ..ui.messages import N_
 from .figures import registry
 
 VERDICTS = ("correct", "rounding", "unit_ambiguity", "another_reading", "wrong", "not_checkable")
@@ -53,6 +54,7 @@ class Part:
     alternatives: tuple = ()
     tolerance: float = TOLERANCE
     bound: str = "ceiling"          # what an "at_most" figure is, as the fact check names it: "ceiling" or "expected"
+    phrase: str | None = None       # how the table introduces the value ({value}), where the mode's phrase would not fit
 
 
 @dataclass(frozen=True)
@@ -165,7 +167,8 @@ CLAIMS = (
     Claim(6, "Production GPU inference of 70B models reaches 50-150 tokens per second.",
           (Part((50, 150), "speed.per_request", mode="at_most"),
            Part((50, 150), "deploy.llama70b.h100x8.expected", mode="at_most", bound="expected"),
-           Part((50, 150), "measured.aa-gpu-llama-3.1-70b", mode="contains")),
+           Part((50, 150), "measured.aa-gpu-llama-3.1-70b", mode="contains",
+                phrase=N_("the measured {value} lies inside the claimed range, within the rounding tolerance"))),
           offers=("speed.per_request_fp8",),
           note="At batch 1 on 8 H100 in BF16 the ceiling is {bound} (full bandwidth, no communication). With the bandwidth a published decode kernel achieves ({efficiency}) and the {allreduces} all-reduces of tensor parallelism per token, {expected} can be expected; the claimed range lies below both. The GPU providers measured reached {measured}, {share} of the expected value: they serve many requests per batch. In FP8 the ceiling roughly doubles, so the claim describes what was served, not what the hardware allows.",
           note_figures=(("bound", "deploy.llama70b.h100x8.ceiling"), ("efficiency", "efficiency.default"),
@@ -202,7 +205,8 @@ CLAIMS = (
           note_figures=(("batch1", "util.llama70b.batch1"), ("batch64", "util.llama70b.batch_large"), ("limit", "util.llama70b.limit_8k"),
                         ("max_batch", "batch.llama70b.max_8k"), ("reserve", "engine.reserve"), ("at_max", "util.llama70b.max_batch_8k"))),
     Claim(15, "713 tokens per second on gpt-oss-120b is plausible on 16 SN40L chips.",
-          (Part(1.0, "headroom.infercom-gpt-oss-120b", mode="at_least"),),
+          (Part(1.0, "headroom.infercom-gpt-oss-120b", mode="at_least",
+                phrase=N_("the rack has {value} the bandwidth this speed needs")),),
           note="The bandwidth the speed implies at batch 1 is a fraction of the rack's HBM bandwidth."),
     Claim(16, "No quantization needed: the models run at their native precision.",
           offers=("precision.gpt-oss-120b.experts_bits", "precision.deepseek-v3.bits"),

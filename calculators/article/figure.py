@@ -16,6 +16,8 @@ computed, with everything a reader and a check need to know about it:
 - `inputs` are the catalog entries it reads ("models.llama-3.1-70b");
 - `sig` / `decimals` / `unit` are its rounding and forced unit: part of the figure,
   not of the page that shows it;
+- `definition=True` marks a figure without inputs that a format defines (BF16
+  is 2 bytes a value); a figure without inputs otherwise is our scenario;
 - `expression` is its formula object (calculators/article/formula.py): the same
   number as arithmetic over other figures, which the popover, the sources page
   and the checks read. A figure that is itself one catalog datum or one of our
@@ -61,6 +63,7 @@ class Figure:
     unit: str | None = None       # force one unit (e.g. "B" for an exact byte count)
     expression: Formula | None = None
     origin: tuple = ("", 0)       # (file relative to the project, line) of the declaration
+    definition: bool = False      # without inputs: fixed by a format's definition (BF16 is 2 bytes), not our assumption
 
     @property
     def is_range(self) -> bool:
@@ -108,24 +111,28 @@ class Declaration:
     expression: Formula | None
     compute: Callable              # catalog -> value
     origin: tuple                  # (file relative to the project, line)
+    definition: bool = False
 
     def evaluate(self, cat) -> Figure:
         return Figure(self.id, self.compute(cat), self.kind, self.words, self.inputs, self.sig, self.decimals,
-                      self.unit, self.expression, self.origin)
+                      self.unit, self.expression, self.origin, self.definition)
 
 
 def declarer(declarations: list):
     """The `figure(...)` decorator of one topic module: each use appends a Declaration to `declarations`."""
 
-    def figure(id, kind, words, inputs=(), sig=3, decimals=None, unit=None, expression=None):
+    def figure(id, kind, words, inputs=(), sig=3, decimals=None, unit=None, expression=None, definition=False):
         caller = sys._getframe(1)
         origin = (_relative(caller.f_code.co_filename), caller.f_lineno)
+        if definition and inputs:
+            raise ValueError(f"figure {id!r}: a definition reads no catalog entry; it has inputs {list(inputs)}")
         if expression is not None and not isinstance(expression, Formula):
             raise TypeError(f"figure {id!r}: expression must be a formula object (F(...)), got {type(expression).__name__}")
 
         def wrap(fn):
             fn.__qualname__ = f"figure[{id}]"   # tracebacks and profiles name the figure
-            declarations.append(Declaration(id, kind, words, tuple(inputs), sig, decimals, unit, expression, fn, origin))
+            declarations.append(Declaration(id, kind, words, tuple(inputs), sig, decimals, unit, expression, fn, origin,
+                                            definition))
             return fn
 
         return wrap

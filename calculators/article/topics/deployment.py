@@ -64,7 +64,7 @@ def tp8_allreduces(c): return sum(m.count for m in _tp8_step70(c).messages if m.
 
 
 @figure(f"{DEP70}.comm_time", "seconds", "all-reduces × (ring bytes per GPU ÷ NVLink bandwidth + measured latency per message)",
-        L70_IN + ["interconnects.nvlink4", "latencies.nvlink4"], sig=2,
+        L70_IN + ["interconnects.nvlink4", "latencies.nvlink4"], sig=3,
         expression=F("{n} × ({b} ÷ {bw} + {lat})", n=("all-reduces", f"{DEP70}.allreduces"), b=("per GPU each", f"{DEP70}.allreduce_bytes"),
                      bw=("NVLink bandwidth", "interconnect.nvlink4.bandwidth"), lat=("latency per message", "interconnect.nvlink4.latency")))
 def tp8_comm_time(c): return _tp8_step70(c).comm_s

@@ -252,11 +252,11 @@ def gpt_oss_experts_per_gpu(c): return _expert_group(c, GPT_OSS_120B).experts / 
 SPARSITY_KEPT, SPARSITY_GROUP = 2, 4
 
 
-@figure("sparsity.kept", "count", "2:4 structured sparsity: values that may be non-zero per group", [], sig=None, decimals=0)
+@figure("sparsity.kept", "count", "2:4 structured sparsity: values that may be non-zero per group", [], definition=True, sig=None, decimals=0)
 def sparsity_kept(c): return SPARSITY_KEPT
 
 
-@figure("sparsity.group", "count", "2:4 structured sparsity: values per group", [], sig=None, decimals=0)
+@figure("sparsity.group", "count", "2:4 structured sparsity: values per group", [], definition=True, sig=None, decimals=0)
 def sparsity_group(c): return SPARSITY_GROUP
 
 
@@ -268,12 +268,12 @@ def h100_peak_sparse(c): return c.devices[H100].peak_flops["bf16"] * SPARSITY_GR
 
 
 # Number formats: bytes per FP8 value, bits per MXFP4 value, gpt-oss-120b as if stored in BF16.
-@figure("precision.fp8.bytes", "bytes", "bits per FP8 value ÷ 8", [], sig=None, decimals=0, unit="B",
+@figure("precision.fp8.bytes", "bytes", "bits per FP8 value ÷ 8", [], definition=True, sig=None, decimals=0, unit="B",
         expression=F("{bits} ÷ {eight}", bits=("bits per FP8 value", 8), eight=("bits per byte", 8)))
 def fp8_bytes(c): return precision.FP8.bytes
 
 
-@figure("precision.mxfp4.bits", "count", "4 bits per value + one 8-bit scale per block of 32 values", [], sig=None, decimals=2,
+@figure("precision.mxfp4.bits", "count", "4 bits per value + one 8-bit scale per block of 32 values", [], definition=True, sig=None, decimals=2,
         expression=F("{four} + {scale} ÷ {block}", four=("bits per value", 4), scale=("bits of the shared scale", 8),
                      block=("values per block", 32)))
 def mxfp4_bits(c): return precision.MXFP4.bits

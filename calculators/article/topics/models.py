@@ -201,7 +201,7 @@ for _m, _precs in _PRECISIONS.items():
         def params_read_in(c, m=_m, p=_p): return _params_in(c, m, p, batch=1)
 
 
-@figure("precision.fp8_b128.bits", "count", "8 bits per value + one 32-bit scale per block of 128 × 128 values", [], sig=None, decimals=3,
+@figure("precision.fp8_b128.bits", "count", "8 bits per value + one 32-bit scale per block of 128 × 128 values", [], definition=True, sig=None, decimals=3,
         expression=F("{eight} + {scale} ÷ ({side} × {side})", eight=("bits per FP8 value", 8), scale=("bits of the FP32 scale", 32),
                      side=("values per block side", 128)))
 def fp8_block_bits(c): return P.FP8_B128.bits

@@ -221,7 +221,7 @@ def util_batch_large(c): return _speed_step(c, S.UTIL_BATCH, S.CONTEXTS[0]).comp
 
 
 # Section 2: bytes per BF16 value, the last factor of the KV and weight formulas.
-@figure("precision.bf16.bytes", "bytes", "bits per BF16 value ÷ 8", [], sig=None, decimals=0, unit="B",
+@figure("precision.bf16.bytes", "bytes", "bits per BF16 value ÷ 8", [], definition=True, sig=None, decimals=0, unit="B",
         expression=F("{bits} ÷ {eight}", bits=("bits per BF16 value", 16), eight=("bits per byte", 8)))
 def bf16_bytes(c): return P.BF16.bytes
 

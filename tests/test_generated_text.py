@@ -1,0 +1,58 @@
+"""Text the build assembles reads as each language writes it (issue 21): catalog data with their units,
+the fact check's phrases, the measurements table's notes. Expected strings are written out by hand."""
+
+from __future__ import annotations
+
+import pytest
+
+from calculators.article import claims
+from calculators.data import catalog
+from sitebuild import tables
+from sitebuild.strings import Strings
+
+NB = "\u00a0"
+STRINGS = Strings()
+
+
+def tr_for(lang):
+    return lambda msgid, ctx=None: STRINGS.get(msgid, lang, ctx)
+
+
+def datum(low, high, unit):
+    return catalog.Datum("x", low, high, unit, "w", None)
+
+
+@pytest.mark.parametrize("lang, low, high, unit, text", [
+    ("de", 0.2, 0.4, "fraction", f"20–40{NB}%"),        # a share is a percentage, never "0,200–0,400 Anteil"
+    ("en", 0.8, 0.8, "fraction", "80%"),
+    ("de", 40000, 50000, "W", f"40–50{NB}kW"),           # watts in SI steps, as published (no "40,0")
+    ("it", 10, 10, "×", "10×"),                          # a factor glued to its number, no "10 ×"
+    ("en", 50, 150, "tok/s", f"50–150{NB}tok/s"),
+    ("de", 128, 128, "chips", f"128{NB}Chips"),          # a counted noun, translated
+])
+def test_a_datum_prints_with_its_unit_as_the_language_writes_it(lang, low, high, unit, text):
+    assert tables._datum_value("x", datum(low, high, unit), lang, tr_for(lang)) == text
+
+
+def test_a_datum_unit_without_a_printed_form_stops_the_build_naming_the_entry():
+    with pytest.raises(ValueError, match=r"catalog.toml: data.x: unit 'furlongs'"):
+        tables._datum_value("x", datum(1, 1, "furlongs"), "de", tr_for("de"))
+
+
+def test_a_claim_part_may_say_what_its_value_shows():
+    """Claim 15 states no minimum: its part says what the ratio means instead of 'reaches the claimed minimum'."""
+    res = next(r for r in claims.results() if r.claim.n == 15)
+    cell = tables._part_cell(res.parts[0], tr_for("de"), lambda fid: "7,2×")
+    assert cell.startswith("das Rack hat <strong>7,2×</strong> so viel Bandbreite, wie diese Geschwindigkeit braucht")
+    measured = next(r for r in claims.results() if r.claim.n == 6).parts[2]
+    assert tables._part_cell(measured, tr_for("en"), lambda fid: "49–71 tok/s").startswith("the measured <strong>")
+
+
+@pytest.mark.parametrize("lang, names, text", [
+    ("de", ["A"], "ohne A: Bandbreite der Verbindung nicht veröffentlicht"),
+    ("de", ["A", "B"], "ohne A und ohne B: Bandbreite der Verbindung nicht veröffentlicht"),
+    ("it", ["A", "B", "C"], "senza A, senza B e senza C: banda del collegamento non pubblicata"),
+])
+def test_each_unpublished_link_gets_its_own_without(lang, names, text):
+    tr = tr_for(lang)
+    assert tr(tables._WITHOUT[len(names)]).format(**dict(zip("abc", names))) == text
