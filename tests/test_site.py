@@ -250,6 +250,32 @@ def test_root_404_page_is_in_the_default_language(site):
     assert next(a for t, a in html if t == "html")["lang"] == "de"
 
 
+def test_the_404_page_speaks_the_default_language(site):
+    html = (site / "404.html").read_text(encoding="utf-8")
+    assert "<h1>404 – Seite nicht gefunden</h1>" in html and "Not found" not in html
+    assert "<title>Seite nicht gefunden – Warum der Decode am Speicher hängt</title>" in html
+
+
+# The theme's own words, as the site's catalogs word them (sitebuild/theme_strings.py), written out by hand.
+THEME_WORDS = {"de": ("Erstellt mit", "Link zu diesem Abschnitt", "Zurück zum Seitenanfang"),
+               "en": ("Made with", "Link to this section", "Back to top"),
+               "da": ("Lavet med", "Link til dette afsnit", "Til toppen"),
+               "it": ("Realizzato con", "Link a questa sezione", "Torna su")}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_themes_words_are_the_sites(site, lang):
+    html = page(site, lang, "glossary").read_text(encoding="utf-8")
+    made_with, anchor, top = THEME_WORDS[lang]
+    assert re.search(rf"{made_with} <a href=\"https://squidfunk.github.io/mkdocs-material/\"", html), lang
+    assert f'title="{anchor}"' in html and 'title="Link to this section"' not in html or lang == "en"
+    assert top in html
+    title = re.search(r"<title>([^<]*)</title>", html).group(1)
+    assert " – " in title and " - " not in title, title
+    start = re.search(r"<title>([^<]*)</title>", page(site, lang, "index").read_text(encoding="utf-8")).group(1)
+    assert "–" not in start, f"{lang}: a start page is titled by the site's name alone: {start}"
+
+
 def test_colour_toggle_is_labelled_in_the_page_language(site):
     titles = {lang: re.search(r'title="([^"]*)"[^>]*for="__palette_1"', page(site, lang, "decode").read_text(encoding="utf-8")).group(1)
               for lang in LANGS}
