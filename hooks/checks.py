@@ -18,16 +18,14 @@ once per rebuild under `mkdocs serve`).
 
 A result without errors is kept by the digest of everything the checks read
 (sitebuild/checks/cache.py): an unchanged project does not run them again.
-SITE_CHECKS_CACHE=off runs them every time (`make bench` reports both).
-When they do run, they run in a forked process beside the language builds
-(sitebuild/checks/background.py) and on_post_build waits for their result:
-the build still fails on any error, only after the pages are written rather
-than before. SITE_CHECKS_PARALLEL=off runs them first, in the build process.
+SITE_CHECKS_CACHE=off runs them every time (`make bench` reports both). They
+run before the pages are built, in the build's process: their result also
+feeds the translation notices and the status page, and under `mkdocs serve`
+what they read stays parsed between rebuilds.
 """
 
 from __future__ import annotations
 
-import atexit
 import os
 import pathlib
 import sys
@@ -43,7 +41,7 @@ if str(ROOT) not in sys.path:
 
 from sitebuild import checks, translations  # noqa: E402
 from hooks.i18n_builds import inner_build  # noqa: E402
-from sitebuild.checks import background, cache, staleness, usage  # noqa: E402
+from sitebuild.checks import cache, staleness, usage  # noqa: E402
 from sitebuild.strings import LANGS, SOURCE_LANG, Strings  # noqa: E402
 
 _STRINGS = Strings()
@@ -78,8 +76,6 @@ def on_pre_build(config, **kwargs):
     if inner_build(config):
         return
     root = _root(config)
-    if "pending" in _state:      # a rebuild under `mkdocs serve` after one that failed before its end
-        _state["pending"][0].cancel()
     _state.clear()
     _state["root"] = root
     usage.reset()
@@ -91,11 +87,6 @@ def on_pre_build(config, **kwargs):
     keep = _flag("SITE_CHECKS_CACHE")
     key = cache.digest(root, langs, macros) if keep else None
     result = cache.load(root, key) if keep else None
-    if result is None and _flag("SITE_CHECKS_PARALLEL") and background.available():
-        # The checks read the sources, not the pages being built: on a second core they run beside
-        # the four language builds, and on_post_build waits for them before the build may succeed.
-        _state["pending"] = (background.start(_check, root, langs, macros), key if keep else None)
-        return
     if result is None:
         result = _check(root, langs, macros)
     _take(result, root, key if keep else None)
@@ -108,6 +99,7 @@ def _take(result: cache.Result, root: pathlib.Path, key: str | None) -> None:
     problems = list(result.problems)
     _state["figures"] = result.page_figures
     _state.setdefault("status", {}).update({(s.lang, s.name): s for s in result.statuses})
+    translations.publish(root, result.statuses, result.locale_counts)   # the status page shows what the checks found
     _emit(problems)
     errs = checks.errors(problems)
     if errs:
@@ -118,8 +110,8 @@ def _take(result: cache.Result, root: pathlib.Path, key: str | None) -> None:
 def _check(root: pathlib.Path, langs: list, macros: dict | None) -> cache.Result:
     """Every check, and what the build needs of them afterwards (translation statuses, each page's figures)."""
     project = checks.Project(root, langs, macros)
-    problems, statuses = checks.run_with_statuses(project)
-    return cache.Result(tuple(problems), tuple(statuses), cache.page_figures(project, checks.refs.FIGURE_MACROS))
+    problems, statuses, counts = checks.run_with_statuses(project)
+    return cache.Result(tuple(problems), tuple(statuses), cache.page_figures(project, checks.refs.FIGURE_MACROS), counts)
 
 
 def _status(root: pathlib.Path, lang: str, name: str):
@@ -168,9 +160,6 @@ def _german_url(url: str, lang: str) -> str:
 def on_post_build(config, **kwargs):
     if inner_build(config) or not _enabled():
         return
-    if "pending" in _state:
-        job, key = _state.pop("pending")
-        _take(job.result(), _state["root"], key)
     if "figures" not in _state:
         return
     problems = []
@@ -188,25 +177,3 @@ def on_post_build(config, **kwargs):
     _emit(problems)
     if problems:
         raise PluginError(f"{len(problems)} figure(s) reached a page around the checks, listed above")
-
-
-def on_build_error(error, **kwargs):
-    """A page failed to render while the checks ran beside the build: report what they found, with
-    file and line (an unknown figure id, say), before MkDocs prints the exception that stopped it."""
-    _report_pending()
-
-
-def _report_pending() -> None:
-    """Print the findings of checks still running in the background (once; nothing if none are)."""
-    pending = _state.pop("pending", None)
-    if pending is None:
-        return
-    try:
-        _emit(pending[0].result().problems)
-    except RuntimeError as err:   # the checks themselves failed: say so, the build error stands
-        print(err, file=sys.stderr)
-
-
-# A page that stops the build before its end (mkdocs-macros exits with 100) still gets the findings
-# of checks running beside it; registered once, not per rebuild under `mkdocs serve`.
-atexit.register(_report_pending)

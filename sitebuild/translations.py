@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import pathlib
 from dataclasses import dataclass
-from functools import lru_cache
 from html import escape
 
 from . import history
@@ -125,20 +124,21 @@ class StatusData:
     names: tuple
 
 
-def _fingerprint(root: pathlib.Path) -> tuple:
-    files = list((root / "docs").rglob("*.md")) + list((root / "locales").glob("*.po"))
-    return tuple(sorted((str(p), p.stat().st_mtime_ns) for p in files))
+# What this build's checks found (hooks/checks.py publishes it before the pages render): the status page
+# shows it rather than computing it again. A build without the checks (SITE_CHECKS=off) computes it here.
+_PUBLISHED: dict = {}
+
+
+def publish(root: pathlib.Path, statuses, counts: dict) -> None:
+    _PUBLISHED[pathlib.Path(root).resolve()] = StatusData(tuple(statuses), dict(counts), tuple(page_names(root)))
 
 
 def status_data(root: pathlib.Path) -> StatusData:
-    """What the status page shows, computed once per state of the pages and locale files (every language's
-    build renders the page; under `mkdocs serve` an edit computes it again)."""
+    """What the status page shows: the build's checks' result, or computed now."""
     root = pathlib.Path(root)
-    return _status_data(root, _fingerprint(root))
-
-
-@lru_cache(maxsize=1)
-def _status_data(root: pathlib.Path, _fingerprint: tuple) -> StatusData:
+    published = _PUBLISHED.get(root.resolve())
+    if published is not None:
+        return published
     project = Project(root)
     return StatusData(tuple(statuses(root, None, project.pages)), locale_checks(project)[1], tuple(page_names(root)))
 

@@ -108,12 +108,14 @@ def run(root, langs=None, macros: dict | None = None, project=None) -> list:
 
 
 def run_with_statuses(project) -> tuple:
-    """(problems sorted by file, translation statuses): the build's notices need the statuses the checks computed."""
+    """(problems sorted by file, translation statuses, counts per locale file): the build's notices and its
+    status page show what the checks computed."""
     found = page_checks(project) + translation_checks(project)
-    found += locale_checks(project)[0]
+    locale_found, counts = locale_checks(project)
+    found += locale_found
     found += refs.unused_catalog(project) + refs.locale_usage(project)
     found += formulas.check(project.figures, project.root)
     found += terms.check(project)
     statuses = staleness.statuses(project.root, project.langs, project.pages)
     found += staleness.problems(statuses)
-    return sorted(set(found), key=lambda p: (p.path, p.line, p.severity, p.code, p.message)), statuses
+    return sorted(set(found), key=lambda p: (p.path, p.line, p.severity, p.code, p.message)), statuses, counts

@@ -37,7 +37,7 @@ KEEP = 4  # results kept: the current one and a few to switch back to
 # Folders of the project that no check reads: tooling, outputs, caches, the tests.
 SKIP_DIRS = frozenset({".git", "node_modules", ".cache", "site", "tests", "__pycache__", "dist", "build"})
 PACKAGES = (pathlib.Path(calculators.__file__).resolve().parent, pathlib.Path(__file__).resolve().parent.parent)
-FORMAT = b"checks-result-1"  # bump when Result changes shape
+FORMAT = b"checks-result-2"  # bump when Result changes shape
 
 
 @dataclass(frozen=True)
@@ -45,6 +45,7 @@ class Result:
     problems: tuple        # checks.Problem, sorted as checks.run returns them
     statuses: tuple        # staleness.PageStatus of every translated page
     page_figures: dict     # {(lang, name): Counter of figure ids its source calls}
+    locale_counts: dict    # {lang: {"translated": n, "missing": n, ...}} for the status page
 
 
 def _files(base: pathlib.Path):

@@ -39,34 +39,34 @@ def _line(text: str, offset: int) -> int:
 _COMPILED: dict = {}
 
 
-def _rules(tb) -> list:
-    """The termbase's forbidden variants, compiled once: (literal that must occur or None, pattern, advice).
+def _rules(tb) -> tuple:
+    """The termbase's forbidden variants as one pattern, compiled once per termbase: (pattern, advice by group).
 
-    Thousands of strings meet hundreds of variants in one build; a plain variant
-    is first looked for as a substring, which rules most pairs out at once.
+    Thousands of strings meet hundreds of variants in one build: one pass of one
+    pattern over a text finds them all (each variant a named group; a regex
+    variant's own groups close inside it, so the match's last group is the variant).
     """
     key = id(tb)
     if key not in _COMPILED:
-        plain = {v: f"write {t.term!r} (termbase id {t.id})" for t in tb.terms.values() for v in t.forbidden
-                 if not v.startswith("re:")}
-        # all plain variants in one pattern, longest first, so one pass over a text finds them all
-        joined = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(v) for v in sorted(plain, key=len, reverse=True)) + r")(?!\w)") \
-            if plain else None
-        regexes = [(termbase.variant_pattern(v), f"write {t.term!r} (termbase id {t.id})")
-                   for t in tb.terms.values() for v in t.forbidden if v.startswith("re:")]
-        _COMPILED[key] = (tb, joined, plain, regexes)
+        variants = [(v, f"write {t.term!r} (termbase id {t.id})") for t in tb.terms.values() for v in t.forbidden]
+        # plain variants longest first, so that "KV-Caches" wins over "KV-Cache" at the same place
+        variants.sort(key=lambda va: (va[0].startswith("re:"), -len(va[0])))
+        alternatives, advice = [], {}
+        for i, (variant, fix) in enumerate(variants):
+            body = variant[3:] if variant.startswith("re:") else re.escape(variant)
+            alternatives.append(f"(?P<v{i}>(?<!\\w)(?:{body})(?!\\w))")
+            advice[f"v{i}"] = fix
+        joined = re.compile("|".join(alternatives)) if alternatives else None
+        _COMPILED[key] = (tb, joined, advice)
     return _COMPILED[key][1:]
 
 
 def _findings(tb, text: str):
     """(offset, found text, what to write instead) of each forbidden variant or British spelling."""
-    joined, plain, regexes = _rules(tb)
+    joined, advice = _rules(tb)
     if joined is not None:
         for m in joined.finditer(text):
-            yield m.start(), m.group(0), plain[m.group(0)]
-    for pattern, advice in regexes:
-        for m in pattern.finditer(text):
-            yield m.start(), m.group(0), advice
+            yield m.start(), m.group(0), advice[m.lastgroup]
     if str(tb.meta.get("spelling", "")).upper() == "US":
         for offset, word, us in spelling.british(text):
             yield offset, word, f"write {us!r} (US English, {tb.rel} [meta] spelling)"
