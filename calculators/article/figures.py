@@ -10,7 +10,7 @@ them; the checks compare them against prose, claims and their formula objects.
 
 from __future__ import annotations
 
-from functools import cache
+from functools import lru_cache
 
 from ..data.catalog import Catalog, load
 from .figure import Declaration, Figure
@@ -32,7 +32,7 @@ def declarations() -> tuple[Declaration, ...]:
     return tuple(out)
 
 
-@cache
+@lru_cache(maxsize=2)     # the catalog of this build and, under `mkdocs serve`, of the previous one
 def build(cat: Catalog) -> dict:
     """Every figure computed from a catalog (tests pass altered ones): {id: Figure}."""
     return {d.id: d.evaluate(cat) for d in declarations()}

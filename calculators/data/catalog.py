@@ -10,9 +10,9 @@ in one line (calculators/data/sources.py).
 from __future__ import annotations
 
 import json
+import os
 import tomllib
 from dataclasses import dataclass
-from functools import lru_cache
 from importlib import resources
 
 from ..arch import config as A
@@ -223,7 +223,24 @@ def text() -> str:
     return resources.files("calculators.data").joinpath("catalog.toml").read_text(encoding="utf-8")
 
 
-@lru_cache(maxsize=1)
 def load() -> Catalog:
-    """The packaged catalog, parsed once per process (it never changes at run time)."""
-    return load_text(text())
+    """The packaged catalog, parsed once per version of the file: an edit under `mkdocs serve` is read
+    again. Where the file cannot be looked at (the browser's worker answers from its memory snapshot
+    before it unpacks the wheel's files) the catalog parsed before stands: it is the packaged one."""
+    global _LOADED
+    stamp = _stamp("catalog.toml")
+    if _LOADED is None or (stamp is not None and stamp != _LOADED[0]):
+        _LOADED = (stamp, load_text(text()))
+    return _LOADED[1]
+
+
+_LOADED: tuple | None = None     # (the file's stamp, the catalog parsed from it)
+
+
+def _stamp(name: str) -> tuple | None:
+    """(modification time, size) of a packaged data file, or None where it cannot be looked at."""
+    try:
+        st = os.stat(str(resources.files("calculators.data").joinpath(name)))
+    except OSError:
+        return None
+    return st.st_mtime_ns, st.st_size

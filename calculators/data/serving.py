@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import tomllib
 from dataclasses import dataclass
-from functools import lru_cache
 from importlib import resources
 
 from ..arch.precision import PRECISIONS
@@ -170,7 +169,14 @@ def text() -> str:
     return resources.files("calculators.data").joinpath("serving.toml").read_text(encoding="utf-8")
 
 
-@lru_cache(maxsize=1)
 def load() -> Serving:
-    """The packaged serving data, validated against the packaged catalog, once per process."""
-    return load_text(text())
+    """The packaged serving data, validated against the packaged catalog, once per version of either file
+    (as catalog.load: the data parsed before stands where the file cannot be looked at)."""
+    global _LOADED
+    stamp, cat = C._stamp("serving.toml"), C.load()
+    if _LOADED is None or _LOADED[1] is not cat or (stamp is not None and stamp != _LOADED[0]):
+        _LOADED = (stamp, cat, load_text(text(), cat))
+    return _LOADED[2]
+
+
+_LOADED: tuple | None = None     # (the file's stamp, the catalog it was checked against, the serving data)

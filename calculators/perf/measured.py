@@ -14,7 +14,7 @@ required acceptance (no higher than the highest published one), or both.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 
 from . import comm as K
 from . import speculative as S
@@ -185,7 +185,7 @@ def default_efficiency(serving) -> float:
     return serving.efficiency["flashmla-h800"].fraction
 
 
-@cache
+@lru_cache(maxsize=4)
 def rows(cat, serving) -> tuple[Row, ...]:
     """One row per measurement in catalog.toml and serving.toml, once per pair of loaded files (the build
     asks in every language; both are compared by identity, so a test's altered catalog is another key)."""
