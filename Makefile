@@ -63,6 +63,8 @@ export PYTHONDONTWRITEBYTECODE :=
 # MkDocs 1.6 prints a banner about its successor on every run; it says nothing about this site.
 export NO_MKDOCS_2_WARNING := 1
 
+# tools/serve.py runs `mkdocs serve` and starts it again when the site's Python changes; a build error shows
+# in the browser (every page, or an error page while it cannot start) and the server keeps answering.
 # PORT=8831 serves on another port (the site's own addresses follow it: mkdocs serve rewrites site_url).
 # SITE_LANG=da builds one language only (mkdocs.yml: i18n build_only_locale), served where the full site
 # has it (/da/): the plugin builds that one language as the site's root, and `mkdocs serve` mounts the
@@ -72,7 +74,7 @@ export NO_MKDOCS_2_WARNING := 1
 PORT ?= 8000
 PREVIEW_PATH = $(if $(filter-out de,$(SITE_LANG)),$(SITE_LANG)/)
 serve: setup $(BUILDER_DEPS_$(BUILDER))
-	$(if $(SITE_LANG),SITE_LANG=$(SITE_LANG) SITE_URL=http://127.0.0.1:$(PORT)/$(PREVIEW_PATH) )$(BUILD) serve --strict -a 127.0.0.1:$(PORT)
+	$(if $(SITE_LANG),SITE_LANG=$(SITE_LANG) SITE_URL=http://127.0.0.1:$(PORT)/$(PREVIEW_PATH) )$(PY) tools/serve.py --port $(PORT) --builder "$(BUILD)"
 
 site: setup $(BUILDER_DEPS_$(BUILDER))
 	$(BUILD) build --strict -d site

@@ -30,6 +30,7 @@ import os
 import pathlib
 import sys
 from collections import Counter
+from html import escape
 
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
@@ -46,6 +47,11 @@ from sitebuild.strings import LANGS, SOURCE_LANG, Strings  # noqa: E402
 
 _STRINGS = Strings()
 _state: dict = {}
+_serving = {"on": False}     # under `mkdocs serve`: errors are shown on every page instead of stopping the build
+
+
+def on_startup(command, dirty, **kwargs):
+    _serving["on"] = command == "serve"
 
 
 def _flag(name: str) -> bool:
@@ -102,7 +108,11 @@ def _take(result: cache.Result, root: pathlib.Path, key: str | None) -> None:
     translations.publish(root, result.statuses, result.locale_counts)   # the status page shows what the checks found
     _emit(problems)
     errs = checks.errors(problems)
-    if errs:
+    if errs and _serving["on"]:
+        # A failed rebuild would leave `mkdocs serve` answering no request until the error is fixed: the
+        # pages are built and each shows the errors at its top, as the terminal does.
+        _state["errors"] = list(checks.lines(errs, summarize=False))
+    elif errs:
         raise PluginError(f"{len(errs)} fact or translation check error(s), listed above with file and line "
                           f"(SITE_CHECKS=off builds without the checks)")
 
@@ -156,6 +166,21 @@ def _german_url(url: str, lang: str) -> str:
     return url[len(prefix):] if url.startswith(prefix) else url
 
 
+def on_post_page(output, page, config, **kwargs):
+    """Under `mkdocs serve`, a build with errors shows them at the top of every page (file, line, what to do)."""
+    errors = _state.get("errors")
+    if not errors:
+        return output
+    items = "".join(f"<li><code>{escape(line)}</code></li>" for line in errors)
+    banner = (f'<div class="build-errors" role="alert"><p><strong>{len(errors)} build error(s)</strong> '
+              f'(fix them and save: this page rebuilds)</p><ul>{items}</ul></div>')
+    head, sep, rest = output.partition("<body")
+    if not sep:
+        return banner + output
+    tag_end = rest.index(">") + 1
+    return head + sep + rest[:tag_end] + banner + rest[tag_end:]
+
+
 @event_priority(-200)  # after mkdocs-static-i18n has built the other languages
 def on_post_build(config, **kwargs):
     if inner_build(config) or not _enabled():
@@ -175,5 +200,5 @@ def on_post_build(config, **kwargs):
                                            f"the {lang} build rendered figure {fid!r} that the checks did not see in the source: "
                                            f"write it as a literal {{{{ fig(\"{fid}\") }}}} call"))
     _emit(problems)
-    if problems:
+    if problems and not _serving["on"]:
         raise PluginError(f"{len(problems)} figure(s) reached a page around the checks, listed above")
