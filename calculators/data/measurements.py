@@ -75,6 +75,7 @@ class Measurement:
     input_tokens: int
     output_tokens: int
     concurrency: int
+    arrivals: str            # "continuous": other requests' prefills land in the measured steps; "none"
     measured: str
     value: float
     tpot_ms: float
@@ -203,8 +204,18 @@ def _row(key, raw, checkpoints, devices):
         key, model, engine, V.required(e, raw, "engine_version", str), device, gpus, tp, pp, ep, dp,
         V.required(e, raw, "graphs", bool), V.required(e, raw, "weight_precision", str), kv, assumed,
         None if spec == "none" else dict(spec), in_tokens, out_tokens, _count(e, raw, "concurrency"),
-        measured, value, tpot, V.required(e, raw, "statistic", str), date, V.required(e, raw, "source_id", str),
+        _arrivals(e, raw), measured, value, tpot, V.required(e, raw, "statistic", str), date, V.required(e, raw, "source_id", str),
         commit, src, exclude, note)
+
+
+ARRIVALS = ("continuous", "none")
+
+
+def _arrivals(e, raw):
+    a = V.required(e, raw, "arrivals", str)
+    if a not in ARRIVALS:
+        raise DataError(e, "arrivals", f"use one of {ARRIVALS}, got {a!r}")
+    return a
 
 
 def _split(raw, rows):
