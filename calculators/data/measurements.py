@@ -111,6 +111,8 @@ class Dataset:
     rows: dict
     held_out_sources: tuple
     held_out_workloads: tuple     # (source_id, input_tokens, output_tokens)
+    target_median: float = 0.15   # held-out median absolute error the expected values must not exceed
+    target_max: float = 0.40      # held-out largest absolute error the site aims below
 
     def of_split(self, split: str) -> list:
         return [r for r in self.rows.values() if r.split == split]
@@ -252,7 +254,10 @@ def parse(raw: dict, cat) -> Dataset:
     rows = {k: _row(k, v, checkpoints, cat.devices) for k, v in raw["measurements"].items()}
     sources, workloads = _split(raw, rows)
     rows = {k: _with_split(r, sources, workloads) for k, r in rows.items()}
-    return Dataset(checkpoints, rows, sources, workloads)
+    targets = V.required("targets", raw, "targets", dict)
+    median = V.fraction("targets", "held_out_median_abs_error", V.required("targets", targets, "held_out_median_abs_error", float))
+    largest = V.fraction("targets", "held_out_max_abs_error", V.required("targets", targets, "held_out_max_abs_error", float))
+    return Dataset(checkpoints, rows, sources, workloads, median, largest)
 
 
 def _with_split(r, sources, workloads):
@@ -269,8 +274,8 @@ def load_text(text: str, cat=None, path: str = PATH) -> Dataset:
         return parse(raw, cat or C.load())
     except DataError as err:
         err.locate(path, text)
-        if not err.line and err.entry == "split":   # the [split] table is not a keyed entry
-            err.line = next((n for n, line in enumerate(text.splitlines(), 1) if line.strip() == "[split]"), 0)
+        if not err.line and err.entry in ("split", "targets"):   # tables that are not keyed entries
+            err.line = next((n for n, line in enumerate(text.splitlines(), 1) if line.strip() == f"[{err.entry}]"), 0)
             err.args = (err._text(),)
         raise err from None
 

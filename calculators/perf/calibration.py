@@ -20,6 +20,7 @@ from functools import lru_cache
 from ..data import catalog as C
 from ..data import measurements as D
 from ..data import serving as SV
+from . import comm
 from . import step_time as T
 from .deployment import Deployment
 
@@ -68,6 +69,9 @@ class Comparison:
     expected_s: float
     split: str                 # "fit", "held-out" or "excluded"
     reason: str = ""           # exclusion: the dataset's reason key or "preemption"
+    ceiling_s: float = 0.0     # physics: the step's bytes ÷ peak bandwidth (no overhead, no prefill)
+    previous_s: float = 0.0    # the expected value before calibration: bytes ÷ (published kernel share × bandwidth)
+                               # + per message the link's published latency (comm.decode_step)
 
     @property
     def error(self) -> float:
@@ -86,7 +90,10 @@ def compare_row(r: D.Measurement, consts=None, cat=None, ds=None, serving=None) 
     t = T.terms(s, w, consts, serving, cat)
     reason = r.exclude or (PREEMPTION if preempts(s, w, cat) else "")
     split = "excluded" if reason else r.split
-    return Comparison(r.key, r, w, t, r.tpot_s, t.per_token_s, split, reason)
+    ceiling = s.deployment.streamed_serial(s.shape, w.context, w.batch, w.batch * w.tokens) / s.device.serving.bytes_per_s
+    previous = comm.decode_step(s.shape, s.deployment, s.device.serving.bytes_per_s, w.context, w.batch,
+                                efficiency=serving.efficiency["flashmla-h800"].fraction, link=s.device.link).expected_s
+    return Comparison(r.key, r, w, t, r.tpot_s, t.per_token_s, split, reason, ceiling, previous)
 
 
 def compare(consts=None, cat=None, ds=None, serving=None) -> tuple[Comparison, ...]:

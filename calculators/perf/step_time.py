@@ -222,9 +222,10 @@ class Workload:
     input_tokens: int
     output_tokens: int = 1
     kind: str = "step"
+    tokens: int = 1            # tokens each request puts through the step (k + 1 in a speculative verify step)
 
     def __post_init__(self):
-        if self.batch < 1 or self.input_tokens < 0 or self.output_tokens < 1:
+        if self.batch < 1 or self.input_tokens < 0 or self.output_tokens < 1 or self.tokens < 1:
             raise StepTimeError("batch and output tokens must be at least 1, input tokens not negative")
         if self.kind not in WORKLOADS:
             raise StepTimeError(f"unknown workload kind {self.kind!r}")
@@ -401,15 +402,15 @@ def terms(s: Setup, w: Workload, consts: Constants | None = None, serving=None, 
     ctx, batch = w.context, w.batch
     reqs = dep.requests_per_group(batch)
     dense = (sum(l.dense_bytes for l in shape.layers) + shape.outside_read_bytes) / dep.tp
-    experts, slice_bytes, hits = _experts(s, batch, consts)
+    experts, slice_bytes, hits = _experts(s, batch * w.tokens, consts)
     kv = reqs * sum(l.kv_bytes(ctx) for l in shape.layers) / dep.kv_split(shape)
     slice_eff = slice_bytes / (slice_bytes + consts.slice_half_bytes)
     units = layer_units(s.model, consts)
     tau = consts.tau(s.engine, vendor, s.graphs)
-    n, each = comm(s, batch, serving)
+    n, each = comm(s, batch * w.tokens, serving)
     handoff = (dep.pp - 1) * ((s.device.link.latency_s or 0.0) + batch * shape.hidden * ACT_BYTES / (s.device.link.bytes_per_s or math.inf))
     t = Terms(dense / (eta_w * bw), experts / (eta_w * slice_eff * bw) if experts else 0.0, kv / (eta_kv * bw),
-              compute_s(s, reqs, batch, ctx, consts), tau * units, n * each + handoff,
+              compute_s(s, reqs * w.tokens, batch * w.tokens, ctx, consts), tau * units, n * each + handoff,
               consts.cpu(s.engine, vendor, s.graphs) * batch, 0.0, eta_w, eta_kv, slice_eff, units, tau, n, each,
               dense, experts, kv, hits)
     return replace(t, prefill_s=prefill_per_token(s, w, t, consts))
