@@ -18,7 +18,7 @@ from . import sources as V
 from .sources import DataError, Source
 
 PATH = "calculators/data/serving.toml"
-SECTIONS = ("efficiency", "acceptance", "measurements", "kv_bandwidth", "allreduce")
+SECTIONS = ("efficiency", "acceptance", "measurements", "kv_bandwidth", "allreduce", "fits")
 VENDORS = ("nvidia", "amd")
 
 
@@ -72,6 +72,8 @@ class PublishedMeasurement(C.MeasuredSpeed):
     published: bool = True       # False: the layout is the site's assumption
     fit: bool = False            # True: no count published; the smallest fitting layout is assumed
     precision_published: bool = True
+    engine: str = "generic"      # the serving engine the publisher names (step_time.ENGINES), else "generic"
+    ep_groups: int = 0           # expert-parallel groups the publisher names (0: experts split evenly)
 
     @property
     def count(self) -> int:
@@ -114,6 +116,15 @@ class AllReduce:
     src: Source
 
 
+@dataclass(frozen=True)
+class Fit:
+    """A set of constants this site fits to published data: named, with where the fit and its data are."""
+
+    key: str
+    name: str
+    src: Source
+
+
 @dataclass(frozen=True, eq=False)
 class Serving:
     """The loaded serving data, compared and hashed by identity (as catalog.Catalog)."""
@@ -123,6 +134,7 @@ class Serving:
     measurements: dict
     kv_bandwidth: dict = field(default_factory=dict)
     allreduce: dict = field(default_factory=dict)
+    fits: dict = field(default_factory=dict)
 
     def kv_family(self, device: str) -> KVBandwidth | None:
         """The KV-bandwidth family a device belongs to, or None (a device no measurement calibrates)."""
@@ -183,7 +195,18 @@ def _measurement(key, raw, models, devices):
         deg("tp"), deg("pp"), deg("dp"), bool(V.optional(e, dep, "ep", bool, False)), prec, spec,
         V.positive(e, "context", V.required(e, raw, "context", int)), V.source(e, raw),
         bool(V.required(e, dep, "published", bool)), bool(V.optional(e, dep, "fit", bool, False)),
-        bool(V.optional(e, raw, "precision_published", bool, True)))
+        bool(V.optional(e, raw, "precision_published", bool, True)), _engine(e, dep),
+        V.optional(e, dep, "ep_groups", int, 0))
+
+
+MEASUREMENT_ENGINES = ("vllm", "sglang", "trtllm", "generic")
+
+
+def _engine(e, dep):
+    engine = V.optional(e, dep, "engine", str, "generic")
+    if engine not in MEASUREMENT_ENGINES:
+        raise DataError(e, "deployment.engine", f"unknown engine {engine!r}; use one of {MEASUREMENT_ENGINES}")
+    return engine
 
 
 def _kv_bandwidth(key, raw, cat):
@@ -241,6 +264,7 @@ def parse(raw: dict, cat) -> Serving:
         {k: _measurement(k, v, cat.models, cat.devices) for k, v in raw["measurements"].items()},
         {k: _kv_bandwidth(k, v, cat) for k, v in raw["kv_bandwidth"].items()},
         {k: _allreduce(k, v, cat) for k, v in raw["allreduce"].items()},
+        {k: Fit(k, V.required(f"fits.{k}", v, "name", str), V.source(f"fits.{k}", v)) for k, v in raw["fits"].items()},
     )
 
 
