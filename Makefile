@@ -74,7 +74,7 @@ site: setup $(BUILDER_DEPS_$(BUILDER))
 bench: setup
 	$(PY) tools/bench.py
 
-# The step-time constants: fitted to the fitting set of calculators/data/measurements.toml, written with the
+# The step-time constants: fitted to the fitting set of calculators/article/measurements.toml, written with the
 # fit's report to calculators/data/step_time.toml (numpy and scipy, pinned in requirements.txt).
 fit: setup
 	$(PY) tools/fit_step_time.py

@@ -8,8 +8,8 @@ import tomllib
 import pytest
 
 from calculators.article import accuracy, figures
-from calculators.data import measurements
-from calculators.perf import calibration as K
+from calculators.article import measurements
+from calculators.article import calibration as K
 from calculators.perf import step_time as T
 from sitebuild.strings import Strings
 

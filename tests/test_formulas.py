@@ -81,7 +81,7 @@ def test_build_check_names_the_line_of_a_formula_that_disagrees():
 
 # Figures whose value is the datum or assumption itself explain themselves through their catalog entry.
 # "fitted": a constant of calculators/data/step_time.toml (the fit is its source); "dataset": a statistic over the
-# published measurements, listed row by row on the accuracy page (calculators/perf/calibration.py).
+# published measurements, listed row by row on the accuracy page (calculators/article/calibration.py).
 READS = ("catalog", "datasheet", "scenario", "vendor", "published", "as claimed", "batch size", "GPUs in",
          "context per", "number of", "industry", "context length", "2:4 structured sparsity", "fitted", "dataset")
 def test_every_derived_figure_has_a_formula():

@@ -1,4 +1,4 @@
-"""The measurement dataset (calculators/data/measurements.toml): validated whole, every row sourced,
+"""The measurement dataset (calculators/article/measurements.toml): validated whole, every row sourced,
 and the split into fitting and held-out rows exactly as its rule says.
 
 Fault injection: a row that loses its source, its address or an impossible value fails with the
@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from calculators.data import measurements as M
+from calculators.article import measurements as M
 from calculators.data.sources import DataError
 
 DATA = M.load()

@@ -10,7 +10,8 @@ import pytest
 
 pytest.importorskip("scipy")
 
-from calculators.data import catalog, measurements, serving  # noqa: E402
+from calculators.article import measurements  # noqa: E402
+from calculators.data import catalog, serving  # noqa: E402
 from checkutil import ROOT  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "tools"))

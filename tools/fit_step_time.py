@@ -2,7 +2,7 @@
 
     make fit        (or: .venv/bin/python tools/fit_step_time.py [--out PATH] [--check])
 
-Reads calculators/data/measurements.toml (only rows whose split is "fit": the held-out rows are never
+Reads calculators/article/measurements.toml (only rows whose split is "fit": the held-out rows are never
 read by the fit) and the sourced inputs of serving.toml, and minimises Σ log(expected ÷ measured)²
 over the fitting rows with scipy's least_squares (trust-region reflective, from fixed starting
 values: the same data gives the same constants). The constants the calculators read go to
@@ -36,9 +36,9 @@ import scipy  # noqa: E402
 from scipy.optimize import least_squares  # noqa: E402
 
 from calculators.data import catalog as C  # noqa: E402
-from calculators.data import measurements as D  # noqa: E402
+from calculators.article import measurements as D  # noqa: E402
 from calculators.data import serving as SV  # noqa: E402
-from calculators.perf import calibration as K  # noqa: E402
+from calculators.article import calibration as K  # noqa: E402
 from calculators.perf import step_time as T  # noqa: E402
 
 OUT = ROOT / "calculators" / "data" / "step_time.toml"
@@ -137,7 +137,7 @@ def render(params, result, rows, comps, band, ivals) -> str:
     excluded = [c for c in comps if c.split == "excluded"]
     lines = [
         "# Written by tools/fit_step_time.py (make fit): do not edit by hand; tests/test_step_time_fit.py checks",
-        "# that this file is what the tool writes from calculators/data/measurements.toml.",
+        "# that this file is what the tool writes from calculators/article/measurements.toml.",
         "# The constants calculators/perf/step_time.py reads, each with its 68 % interval (±1 standard error",
         "# of the least-squares fit, mapped back from the coordinate it was fitted in), the band beside every",
         "# expected value and the fit's report. Units: shares of peak, bytes, tokens, seconds.",

@@ -1,7 +1,7 @@
 """The accuracy page's chart and tables: every published measurement beside the expected value.
 
-Computed at build time from calculators/data/measurements.toml and the packaged constants
-(calculators/perf/calibration.py): the summary per set (fitting, held-out) with the median and the
+Computed at build time from calculators/article/measurements.toml and the packaged constants
+(calculators/article/calibration.py): the summary per set (fitting, held-out) with the median and the
 largest absolute error and the worst rows, every row with its measured and expected time per output
 token and the signed error, and a log-log chart of expected against measured. Numbers are formatted
 for the page's language; labels are UI strings (locales/<lang>.po). The page calls them through the
@@ -13,8 +13,8 @@ from __future__ import annotations
 import math
 
 from ..data import catalog
-from ..data import measurements as D
-from ..perf import calibration as K
+from . import measurements as D
+from . import calibration as K
 from ..text import fmt
 from ..text.markup import escape
 from ..ui.svg import H, PAD_B, PAD_L, PAD_R, PAD_T, W, Scale, axes, frame, text

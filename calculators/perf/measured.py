@@ -17,7 +17,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import speculative as S
-from . import step_time as T
 from .deployment import Deployment, shape_from_catalog
 from .fit import fit as fit_search
 from ..memo import by_identity
@@ -157,6 +156,7 @@ def explain(model, dep, bw, context, measured, serving, stated_precision=None, p
 
 def step_setup(model, device, dep, weight_precision=None, pm=None):
     """The step-time set-up of a measurement: the engine and expert-parallel groups its publisher names."""
+    from . import step_time as T   # here, not at the top: the calculators' start-up snapshot imports this module
     return T.setup(model, device, dep, getattr(pm, "engine", "generic"), "bf16", weight_precision,
                    getattr(pm, "ep_groups", 0))
 
@@ -170,6 +170,7 @@ def _row(key, model, device, who, dep, assumed, context, ctx_assumed, low, high,
     spec, _ = published_spec(pm, model.layers, serving, model.key) if pm is not None else (None, "")
     stated = _ceiling_with(shape, dep, bw, context, spec) if spec is not None else _ceiling_with(shape, dep, bw, context)
     expected = span = terms = verify = None
+    from . import step_time as T   # (see step_setup)
     if T.calibrated(device.key, serving):
         s = step_setup(model, device, dep, stated_p, pm)
         consts = T.constants()

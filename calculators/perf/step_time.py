@@ -27,7 +27,7 @@ inter-token latency against context), the all-reduce curves (serving.toml [allre
 FLOPs and layer kinds (from the model's config.json), routing imbalance under expert parallelism
 (the expected largest number of experts one group of devices must read, uniform routing, exact).
 Fitted (calculators/data/step_time.toml, written by tools/fit_step_time.py on the fitting set of
-calculators/data/measurements.toml): η_w per vendor, s½, u, w_moe, w_latent, τ per engine and
+calculators/article/measurements.toml): η_w per vendor, s½, u, w_moe, w_latent, τ per engine and
 vendor, c. The band beside every expected value is the spread of measured ÷ expected over the
 held-out rows.
 

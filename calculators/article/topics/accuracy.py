@@ -1,7 +1,7 @@
 """Figures of the accuracy page: how far the expected values lie from the published measurements.
 
-Computed at build time from calculators/data/measurements.toml and the packaged constants
-(calculators/perf/calibration.py), for the fitting and the held-out set separately; the targets are
+Computed at build time from calculators/article/measurements.toml and the packaged constants
+(calculators/article/calibration.py), for the fitting and the held-out set separately; the targets are
 data (the dataset's [targets]); tests/test_accuracy.py fails the build when the held-out median
 exceeds its target. The article's worked examples of where a step's time goes (memory against fixed
 cost, at batch 1 and at the batches that serve many users) are here too: they are the same model.
@@ -9,9 +9,9 @@ cost, at batch 1 and at the batches that serve many users) are here too: they ar
 
 from __future__ import annotations
 
-from ...data import measurements as D
+from .. import measurements as D
 from ...data import scenarios as S
-from ...perf import calibration as K
+from .. import calibration as K
 from ...perf import step_time as T
 from ...perf.deployment import Deployment
 from ..figure import H100, LLAMA_70B, declarer

@@ -4,7 +4,7 @@ the article's worked examples of where a decode step's time goes.
 Every expected value on the site is a sum of named terms; `declare_step` declares one figure per term
 of a step with the formula object that adds it up, so the popover beside an expected value shows
 memory, fixed cost per layer and communication with each constant's value. The constants are figures
-too: the fitted ones say "fitted" and name the data (calculators/data/measurements.toml), the sourced
+too: the fitted ones say "fitted" and name the data (calculators/article/measurements.toml), the sourced
 ones their source (serving.toml).
 """
 

@@ -12,8 +12,8 @@ two (`held_out_workloads`). The fit tool (tools/fit_step_time.py) reads only the
 
 Same rules as catalog.toml and serving.toml: every row carries its source (title, kind, url,
 accessed, confidence); an error names the file, the line of the row and the field, in one line.
-The file is read at build time only (the accuracy page, the fit, the tests); the browser never
-loads it.
+Build-only, like the rest of calculators.article: the accuracy page, the fit and the tests read
+it; the browser never does (the wheel leaves the package out).
 """
 
 from __future__ import annotations
@@ -25,11 +25,11 @@ from functools import lru_cache
 from importlib import resources
 
 from ..arch.precision import GROUPS, PRECISIONS
-from . import catalog as C
-from . import sources as V
-from .sources import DataError, Source
+from ..data import catalog as C
+from ..data import sources as V
+from ..data.sources import DataError, Source
 
-PATH = "calculators/data/measurements.toml"
+PATH = "calculators/article/measurements.toml"
 FILE = "measurements.toml"
 
 ENGINES = ("vllm", "sglang", "trtllm")
@@ -281,7 +281,7 @@ def load_text(text: str, cat=None, path: str = PATH) -> Dataset:
 
 
 def text() -> str:
-    return resources.files("calculators.data").joinpath(FILE).read_text(encoding="utf-8")
+    return resources.files("calculators.article").joinpath(FILE).read_text(encoding="utf-8")
 
 
 @lru_cache(maxsize=1)

@@ -1,4 +1,4 @@
-"""Every published measurement of calculators/data/measurements.toml beside the expected value.
+"""Every published measurement of calculators/article/measurements.toml beside the expected value.
 
 For each row: the set-up it describes (checkpoint, device, layout, engine, graphs), the workload
 (batch, input and output lengths, and how its time per token is counted: calculators/perf/step_time.py),
@@ -18,11 +18,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..data import catalog as C
-from ..data import measurements as D
 from ..data import serving as SV
-from . import comm
-from . import step_time as T
-from .deployment import Deployment
+from ..perf import comm
+from ..perf import step_time as T
+from ..perf.deployment import Deployment
+from . import measurements as D
 
 PREEMPTION = "preemption"
 
