@@ -135,7 +135,7 @@ def chart(locale: str, tr, comps=None) -> str:
         ly = PAD_T + 10 + j * 20
         body.append(f'<circle class="chart-point s{marks[split]}" cx="{W - PAD_R + 18}" cy="{ly - 3}" r="5"/>')
         body.append(text(W - PAD_R + 30, ly + 1, tr(SPLITS[split]), "start"))
-    body.append(text(W - PAD_R + 30, PAD_T + 10 + 3 * 20 + 1, tr("diagonal: expected = measured"), "start", "chart-label s4"))
+    body.append(text(W - PAD_R + 30, PAD_T + 10 + 3 * 20 + 1, tr("expected = measured"), "start", "chart-label s4"))
     fit, held = K.summary(comps, "fit"), K.summary(comps, "held-out")
     desc = tr("{n} measurements from {sources} sources. Median absolute error: {fit} on the {fit_rows} rows the constants "
               "were fitted to, {held} on the {held_rows} held-out rows.").format(
