@@ -20,7 +20,7 @@ BUILDER_DEPS_mkdocs    :=
 BUILDER_DEPS_properdocs := $(PD_STAMP)
 BUILD := $(or $(BUILDER_CMD_$(BUILDER)),$(error BUILDER must be mkdocs or properdocs, not "$(BUILDER)"))
 
-.PHONY: help setup properdocs test serve site bench lock messages translations reviewed clean
+.PHONY: help setup properdocs test serve site bench lock messages translations reviewed clean fit
 
 help:
 	@echo "make serve   build and serve the site at http://127.0.0.1:8000 (live reload; PORT=8831 for another port)"
@@ -28,6 +28,7 @@ help:
 	@echo "make test    run every test (model, formatting, catalog, Pyodide parity, calculators in Chromium)"
 	@echo "make bench   print speed and size ratios against baselines measured in the same run"
 	@echo "make clean   remove the virtual environment, node_modules and build output"
+	@echo "make fit     fit the step-time constants to the published measurements (calculators/data/step_time.toml)"
 	@echo "make translations             what is missing, fuzzy, stale or unused, per language (file:line)"
 	@echo "make reviewed PAGE=docs/da/decode.md  record that a translation matches the current German page"
 	@echo "make serve SITE_LANG=da       build and serve one language only, at /da/ (translator preview)"
@@ -81,6 +82,11 @@ site: setup $(BUILDER_DEPS_$(BUILDER))
 
 bench: setup
 	$(PY) tools/bench.py
+
+# The step-time constants: fitted to the fitting set of calculators/article/measurements.toml, written with the
+# fit's report to calculators/data/step_time.toml (numpy and scipy, pinned in requirements.txt).
+fit: setup
+	$(PY) tools/fit_step_time.py
 
 # Regenerate the pins after changing a top-level dependency (see requirements.txt).
 lock: setup

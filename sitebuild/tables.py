@@ -228,6 +228,10 @@ def factcheck_table(lang: str, tr, fig) -> str:
 
 # ---------------------------------------------------------------- measurements against the model
 
+# Beside an expected value: the held-out band; where no measurement calibrates a device, why there is none.
+TYPICALLY = N_("typically {range}")
+NOT_CALIBRATED = N_("no expected value: no published measurement calibrates this device")
+
 # The messages a step sends, by comm.py's names (shown where a link's bandwidth is unpublished).
 _MESSAGES = {"tp-allreduce": N_("tensor-parallel all-reduces"), "pp-handoff": N_("pipeline hand-offs"),
              "ep-all-to-all": N_("expert all-to-all")}
@@ -321,10 +325,15 @@ def measurements_table(lang: str, tr, fig, cite) -> str:
         if r.context_assumed:
             context += f' ({escape(tr("assumed", "deployment"))})'
         served = _as_served(sv.measurements.get(r.key), r.key, tr, fig)
-        expected = fig(f"row.{r.key}.expected")
-        if served:   # computed for the publisher's configuration, whose own ceiling stands in the ceiling cell
-            note = escape(tr("as served"))
-            expected += f"<br><small>({note})</small>"
+        if r.expected is None:   # no published measurement calibrates the step time on this device
+            expected = f'–<br><small>{escape(tr(NOT_CALIBRATED))}</small>'
+        else:
+            expected = fig(f"row.{r.key}.expected")
+            typically = escape(tr(TYPICALLY)).replace("{range}", fig(f"row.{r.key}.expected_range"))
+            expected += f"<br><small>{typically}</small>"
+            if served:   # computed for the publisher's configuration, whose own ceiling stands in the ceiling cell
+                note = escape(tr("as served"))
+                expected += f"<br><small>({note})</small>"
         if r.unknown_links:
             names = [tr(_MESSAGES[u]) for u in r.unknown_links]
             without = tr(_WITHOUT[len(names)]).format(**dict(zip("abc", names)))

@@ -36,7 +36,8 @@ def test_figure_inputs_name_real_catalog_entries():
     sections = {"models": cat.models, "devices": cat.devices, "racks": cat.racks,
                 "measurements": {**cat.measurements, **sv.measurements}, "data": cat.data,
                 "interconnects": cat.interconnects, "platforms": cat.platforms, "engines": cat.engines,
-                "efficiency": sv.efficiency, "acceptance": sv.acceptance, "latencies": cat.latencies}
+                "efficiency": sv.efficiency, "acceptance": sv.acceptance, "latencies": cat.latencies,
+                "kv_bandwidth": sv.kv_bandwidth, "allreduce": sv.allreduce, "fits": sv.fits}
     for fig in REG.values():
         for ref in fig.inputs:
             section, key = ref.split(".", 1)
@@ -79,7 +80,8 @@ def test_figures_follow_the_catalog():
 
 EXPECTED = {  # decided from the model and data (see facts.md, "Claims to check", and the seed claims)
     1: "rounding", 2: "unit_ambiguity", 3: "another_reading", 4: "correct", 5: "another_reading",
-    6: "correct", 7: "correct", 8: "another_reading", 9: "wrong", 10: "not_checkable", 11: "wrong",
+    # 6: the BF16 expected range on 8 H100 (calibrated step time) lies below 150 tok/s; the FP8 one reaches it
+    6: "another_reading", 7: "correct", 8: "another_reading", 9: "wrong", 10: "not_checkable", 11: "wrong",
     12: "wrong", 13: "not_checkable", 14: "not_checkable", 15: "correct",
     16: "not_checkable", 17: "not_checkable", 18: "not_checkable", 19: "not_checkable", 20: "not_checkable",
 }

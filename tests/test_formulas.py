@@ -7,6 +7,7 @@ breaks a relation the article states shows up here.
 
 from __future__ import annotations
 
+import math
 import pytest
 
 from calculators.article import figures
@@ -81,8 +82,10 @@ def test_build_check_names_the_line_of_a_formula_that_disagrees():
 
 
 # Figures whose value is the datum or assumption itself explain themselves through their catalog entry.
+# "fitted": a constant of calculators/data/step_time.toml (the fit is its source); "dataset": a statistic over the
+# published measurements, listed row by row on the accuracy page (calculators/article/calibration.py).
 READS = ("catalog", "datasheet", "scenario", "vendor", "published", "as claimed", "batch size", "GPUs in",
-         "context per", "number of", "industry", "context length", "2:4 structured sparsity")
+         "context per", "number of", "industry", "context length", "2:4 structured sparsity", "fitted", "dataset")
 def test_every_derived_figure_has_a_formula():
     """A derived figure comes with its formula object; the only figures without one read one datum (no exemption list)."""
     derived = {k for k, f in REG.items() if not f.words.startswith(READS)}
@@ -305,27 +308,34 @@ def _llama70b_read_bytes() -> float:
 def test_hand_check_of_the_tp8_expected_speed():
     """Llama 3.1 70B on 8 × H100, TP8, batch 1, 2,000 tokens of context (speed scenario), from first principles:
     each GPU streams 1/8 of the weights read per token (139.0 GB: the 141.1 GB stored less the input embedding
-    table, of which one row is read) and 1/8 of the KV cache (80 layers × 2 × 8 KV heads × 128 × 2 B × 2,000);
-    at 3.35 TB/s × 3,000/3,350 (FlashMLA's achieved share, serving.toml); plus 160 all-reduces (2 per layer),
-    each 2 × 7/8 × 8,192 × 2 B over NVLink 4's 450 GB/s, plus 2.3 µs per message (nccl-tests on 8 H200/H800,
-    NVIDIA/nccl issue 1940, catalog.toml)."""
+    table, of which one row is read) at the fitted share of bandwidth for weight reads, and 1/8 of the KV cache
+    (80 layers × 2 × 8 KV heads × 128 × 2 B × 2,000) at the share the published ITL slopes give (serving.toml);
+    plus 80 layers × the fixed cost per layer of an engine not named (the geometric mean of the calibrated
+    NVIDIA engines, step_time.toml); plus 160 all-reduces (2 per layer) of 8,192 × 2 B each, priced by the least-
+    squares line through vLLM's published all-reduce times (serving.toml)."""
     c = _config("llama-3.1-70b.json")
-    serving, cat = _toml("serving.toml"), _toml("catalog.toml")
-    eff = serving["efficiency"]["flashmla-h800"]["achieved_bytes_per_s"] / serving["efficiency"]["flashmla-h800"]["peak_bytes_per_s"]
-    link = cat["interconnects"]["nvlink4"]["bytes_per_s"]
-    assert cat["interconnects"]["nvlink4"]["latency_s"] == 2.3e-6
+    serving, consts = _toml("serving.toml"), _toml("step_time.toml")["parameters"]
+    eta_w = consts["weights_efficiency"]["nvidia"]
+    slopes = serving["kv_bandwidth"]["hopper"]["slopes"]
+    per_token = {"llama-3.1-8b": 32 * 2 * 8 * 128 * 2, "gpt-oss-20b": 12 * 2 * 8 * 64 * 2}
+    eta_kv = sum(per_token[s["model"]] / (s["ms_per_token"] / 1e3) / 3.35e12 for s in slopes) / len(slopes)
+    taus = [v for k, v in consts["fixed_per_layer_s"].items() if k.endswith("/nvidia") and "eager" not in k]
+    tau = math.prod(taus) ** (1 / len(taus))
+    pts = serving["allreduce"]["vllm-custom"]["points"]
+    n, sx, sy = len(pts), sum(x for x, _ in pts), sum(y for _, y in pts)
+    slope = (n * sum(x * y for x, y in pts) - sx * sy) / (n * sum(x * x for x, _ in pts) - sx * sx)
+    latency = (sy - slope * sx) / n
     head_dim = c["hidden_size"] // c["num_attention_heads"]
     kv = c["num_hidden_layers"] * 2 * c["num_key_value_heads"] * head_dim * 2 * 2000
-    per_gpu = _llama70b_read_bytes() / 8 + kv / 8
-    comm = 2 * c["num_hidden_layers"] * (2 * 7 / 8 * c["hidden_size"] * 2 / link + 2.3e-6)
-    expected = 1 / (per_gpu / (3.35e12 * eff) + comm)
-    assert FORMULAS["deploy.llama70b.h100x8.bytes_per_gpu"].evaluate(REG) == pytest.approx(per_gpu)
-    assert FORMULAS["deploy.llama70b.h100x8.expected"].evaluate(REG) == pytest.approx(expected)
-    assert REG["deploy.llama70b.h100x8.expected"].value == pytest.approx(expected)
-    # the measurement row of the same deployment (1,000 tokens assumed): its communication is the same 160 all-reduces
-    assert FORMULAS["row.aa-gpu-llama-3.1-70b.comm_time"].evaluate(REG) == pytest.approx(comm)
-    row = 1 / ((_llama70b_read_bytes() / 8 + kv / 2 / 8) / (3.35e12 * eff) + comm)
-    assert REG["row.aa-gpu-llama-3.1-70b.expected"].value == pytest.approx(row)
+    step = (_llama70b_read_bytes() / 8 / (3.35e12 * eta_w) + kv / 8 / (3.35e12 * eta_kv) + 80 * tau
+            + 2 * c["num_hidden_layers"] * (latency + c["hidden_size"] * 2 * slope))
+    assert FORMULAS["deploy.llama70b.h100x8.bytes_per_gpu"].evaluate(REG) == pytest.approx(_llama70b_read_bytes() / 8 + kv / 8)
+    assert FORMULAS["deploy.llama70b.h100x8.expected"].evaluate(REG) == pytest.approx(1 / step)
+    assert REG["deploy.llama70b.h100x8.expected"].value == pytest.approx(1 / step)
+    # the measurement row of the same deployment (1,000 tokens assumed): the same fixed cost and all-reduces, half the cache
+    row = (_llama70b_read_bytes() / 8 / (3.35e12 * eta_w) + kv / 2 / 8 / (3.35e12 * eta_kv) + 80 * tau
+           + 160 * (latency + 8192 * 2 * slope))
+    assert REG["row.aa-gpu-llama-3.1-70b.expected"].value == pytest.approx(1 / row)
 
 
 def test_hand_check_of_a_speculative_explanation():

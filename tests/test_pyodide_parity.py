@@ -164,10 +164,12 @@ def wheel(tmp_path_factory) -> Path:
 
 def article_zip(folder: Path) -> Path:
     """The build-only calculators/article package as a zip: the wheel leaves it out (the browser never
-    imports it), but the parity test compares the article's figures on Pyodide too."""
+    imports it), but the parity test compares the article's figures on Pyodide too; with its data
+    (measurements.toml, the published measurements the accuracy figures compare)."""
     path = folder / "article.zip"
+    article = ROOT / "calculators" / "article"
     with zipfile.ZipFile(path, "w") as archive:
-        for source in sorted((ROOT / "calculators" / "article").rglob("*.py")):
+        for source in sorted([*article.rglob("*.py"), *article.rglob("*.toml")]):
             archive.write(source, source.relative_to(ROOT).as_posix())
     return path
 

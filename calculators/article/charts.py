@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 
 from ..data import catalog
+from . import accuracy
 from ..text import fmt
 from ..perf import roofline as M
 from ..data import scenarios as S
@@ -192,4 +193,6 @@ def roofline(locale: str, tr, cat: catalog.Catalog | None = None) -> str:
                   narrow=(narrow, NW, height))
 
 
-CHARTS = {"kv_vs_context": kv_vs_context, "step_split": step_split, "batching": batching, "roofline": roofline}
+CHARTS = {"kv_vs_context": kv_vs_context, "step_split": step_split, "batching": batching, "roofline": roofline,
+          # the accuracy page (calculators/article/accuracy.py): the chart and its two tables
+          "accuracy": accuracy.chart, "accuracy-summary": accuracy.summary_table, "accuracy-rows": accuracy.rows_table}

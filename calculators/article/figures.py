@@ -14,9 +14,9 @@ from functools import lru_cache
 
 from ..data.catalog import Catalog, load
 from .figure import Declaration, Figure
-from .topics import deployment, hardware, measured, models, rows, step
+from .topics import accuracy, deployment, hardware, measured, models, rows, step, steptime
 
-TOPICS = (models, step, hardware, measured, deployment, rows)
+TOPICS = (models, step, hardware, measured, deployment, rows, accuracy, steptime)
 
 
 def declarations() -> tuple[Declaration, ...]:

@@ -8,7 +8,7 @@ accessed, confidence), and errors name file, line, entry and field in one line.
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 
 from ..arch.precision import PRECISIONS
@@ -17,7 +17,8 @@ from . import sources as V
 from .sources import DataError, Source
 
 PATH = "calculators/data/serving.toml"
-SECTIONS = ("efficiency", "acceptance", "measurements")
+SECTIONS = ("efficiency", "acceptance", "measurements", "kv_bandwidth", "allreduce", "fits")
+VENDORS = ("nvidia", "amd")
 
 
 @dataclass(frozen=True)
@@ -70,10 +71,57 @@ class PublishedMeasurement(C.MeasuredSpeed):
     published: bool = True       # False: the layout is the site's assumption
     fit: bool = False            # True: no count published; the smallest fitting layout is assumed
     precision_published: bool = True
+    engine: str = "generic"      # the serving engine the publisher names (step_time.ENGINES), else "generic"
+    ep_groups: int = 0           # expert-parallel groups the publisher names (0: experts split evenly)
 
     @property
     def count(self) -> int:
         return self.tp * self.pp * self.dp
+
+
+@dataclass(frozen=True)
+class Slope:
+    """A published slope of inter-token latency against context: seconds one more token of context adds."""
+
+    device: str
+    model: str
+    kv_precision: str
+    s_per_token: float
+
+
+@dataclass(frozen=True)
+class KVBandwidth:
+    """The share of peak bandwidth KV-cache reads reach on a family of devices: from published slopes
+    (KV bytes per token ÷ slope ÷ peak, averaged), or from a published bandwidth measurement."""
+
+    key: str
+    devices: tuple
+    vendor: str
+    slopes: tuple                       # Slope, ...
+    achieved_bytes_per_s: float | None
+    peak_bytes_per_s: float | None
+    src: Source
+
+
+@dataclass(frozen=True)
+class AllReduce:
+    """An engine's all-reduce kernel over a link, measured by message size: (bytes per GPU, seconds) points."""
+
+    key: str
+    engines: tuple
+    interconnects: tuple
+    tp: int
+    points: tuple                       # ((bytes, seconds), ...)
+    src: Source
+
+
+@dataclass(frozen=True)
+class Fit:
+    """A set of constants this site fits to published data: named, with where the fit and its data are."""
+
+    key: str
+    name: str
+    src: Source
 
 
 @dataclass(frozen=True, eq=False)
@@ -83,6 +131,16 @@ class Serving:
     efficiency: dict
     acceptance: dict
     measurements: dict
+    kv_bandwidth: dict = field(default_factory=dict)
+    allreduce: dict = field(default_factory=dict)
+    fits: dict = field(default_factory=dict)
+
+    def kv_family(self, device: str) -> KVBandwidth | None:
+        """The KV-bandwidth family a device belongs to, or None (a device no measurement calibrates)."""
+        return next((f for f in self.kv_bandwidth.values() if device in f.devices), None)
+
+    def allreduce_for(self, engine: str, interconnect: str) -> AllReduce | None:
+        return next((a for a in self.allreduce.values() if engine in a.engines and interconnect in a.interconnects), None)
 
 
 def _efficiency(key, raw):
@@ -136,7 +194,61 @@ def _measurement(key, raw, models, devices):
         deg("tp"), deg("pp"), deg("dp"), bool(V.optional(e, dep, "ep", bool, False)), prec, spec,
         V.positive(e, "context", V.required(e, raw, "context", int)), V.source(e, raw),
         bool(V.required(e, dep, "published", bool)), bool(V.optional(e, dep, "fit", bool, False)),
-        bool(V.optional(e, raw, "precision_published", bool, True)))
+        bool(V.optional(e, raw, "precision_published", bool, True)), _engine(e, dep),
+        V.optional(e, dep, "ep_groups", int, 0))
+
+
+MEASUREMENT_ENGINES = ("vllm", "sglang", "trtllm", "generic")
+
+
+def _engine(e, dep):
+    engine = V.optional(e, dep, "engine", str, "generic")
+    if engine not in MEASUREMENT_ENGINES:
+        raise DataError(e, "deployment.engine", f"unknown engine {engine!r}; use one of {MEASUREMENT_ENGINES}")
+    return engine
+
+
+def _kv_bandwidth(key, raw, cat):
+    e = f"kv_bandwidth.{key}"
+    devices = V.required(e, raw, "devices", list)
+    for d in devices:
+        V.one_of(e, "devices", d, cat.devices)
+    vendor = V.required(e, raw, "vendor", str)
+    if vendor not in VENDORS:
+        raise DataError(e, "vendor", f"unknown vendor {vendor!r}; use one of {VENDORS}")
+    slopes = []
+    for i, sl in enumerate(V.optional(e, raw, "slopes", list, [])):
+        f = f"slopes[{i}]"
+        if not isinstance(sl, dict):
+            raise DataError(e, f, f"expected a table, got {sl!r}")
+        dev = V.one_of(e, f"{f}.device", V.required(e, sl, "device", str), cat.devices)
+        model = V.required(e, sl, "model", str)
+        if model not in cat.models or cat.models[model].arch is None:
+            raise DataError(e, f"{f}.model", f"unknown model {model!r} (a catalog model with a config)")
+        prec = V.precision(e, f"{f}.kv_precision", V.required(e, sl, "kv_precision", str))
+        ms = V.positive(e, f"{f}.ms_per_token", V.required(e, sl, "ms_per_token", float))
+        slopes.append(Slope(dev, model, prec, ms / 1e3))
+    got = V.optional(e, raw, "achieved_bytes_per_s", float)
+    peak = V.optional(e, raw, "peak_bytes_per_s", float)
+    if not slopes and (got is None or peak is None):
+        raise DataError(e, "slopes", "missing: give published slopes, or achieved_bytes_per_s and peak_bytes_per_s")
+    if got is not None and (peak is None or not 0 < got <= peak):
+        raise DataError(e, "achieved_bytes_per_s", "must be positive and at most peak_bytes_per_s")
+    return KVBandwidth(key, tuple(devices), vendor, tuple(slopes), got, peak, V.source(e, raw))
+
+
+def _allreduce(key, raw, cat):
+    e = f"allreduce.{key}"
+    engines = tuple(V.required(e, raw, "engines", list))
+    links = tuple(V.one_of(e, "interconnects", i, cat.interconnects) for i in V.required(e, raw, "interconnects", list))
+    points = []
+    for p in V.required(e, raw, "points", list):
+        if not (isinstance(p, list) and len(p) == 2 and all(isinstance(x, (int, float)) and x > 0 for x in p)):
+            raise DataError(e, "points", f"each point is [bytes, seconds], both positive; got {p!r}")
+        points.append((float(p[0]), float(p[1])))
+    if len(points) < 2:
+        raise DataError(e, "points", "at least two points: a latency and a bandwidth are fitted to them")
+    return AllReduce(key, engines, links, V.positive(e, "tp", V.required(e, raw, "tp", int)), tuple(points), V.source(e, raw))
 
 
 def parse(raw: dict, cat) -> Serving:
@@ -149,6 +261,9 @@ def parse(raw: dict, cat) -> Serving:
         {k: _efficiency(k, v) for k, v in raw["efficiency"].items()},
         {k: _acceptance(k, v) for k, v in raw["acceptance"].items()},
         {k: _measurement(k, v, cat.models, cat.devices) for k, v in raw["measurements"].items()},
+        {k: _kv_bandwidth(k, v, cat) for k, v in raw["kv_bandwidth"].items()},
+        {k: _allreduce(k, v, cat) for k, v in raw["allreduce"].items()},
+        {k: Fit(k, V.required(f"fits.{k}", v, "name", str), V.source(f"fits.{k}", v)) for k, v in raw["fits"].items()},
     )
 
 

@@ -4,8 +4,9 @@ For each measurement (catalog.toml's, whose hardware is mostly assumed, and
 serving.toml's, whose publisher states it) this computes the deployment the
 model assumes (flagged where it is an assumption), the ceiling (catalog
 precision, 100 % bandwidth, no communication, no speculation), the expected
-speed under the stated configuration (precision, speculation, achieved-
-bandwidth efficiency, communication), and measured / ceiling. Where the ratio
+speed under the stated configuration (precision, speculation, and the
+calibrated step time of calculators/perf/step_time.py with its held-out band;
+none on devices no published measurement calibrates), and measured / ceiling. Where the ratio
 exceeds 1, `explain` searches for a mechanism that lifts the ceiling above the
 measurement: a lower precision, speculative decoding with a published or a
 required acceptance (no higher than the highest published one), or both.
@@ -16,7 +17,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from . import comm as K
 from . import speculative as S
 from .deployment import Deployment, shape_from_catalog
 from .fit import fit as fit_search
@@ -60,9 +60,13 @@ class Row:
     high: float
     ceiling: float                 # tokens/s, plain: catalog precision, no speculation, 100 %, no communication
     ceiling_stated: float          # tokens/s, stated precision and speculation, 100 %, no communication
-    expected: float                # tokens/s, stated configuration with efficiency and communication
+    expected: float | None         # tokens/s, stated configuration, calibrated step time; None: uncalibrated device
     unknown_links: tuple[str, ...]
     explanation: Explanation | None
+    expected_range: tuple | None = None   # (slowest, fastest) tokens/s of the held-out band
+    terms: object = None           # step_time.Terms of the plain step (stated precision)
+    verify_terms: object = None    # step_time.Terms of the verify step, with published speculation
+    engine: str = "generic"
 
     @property
     def ratio(self) -> float:
@@ -150,28 +154,41 @@ def explain(model, dep, bw, context, measured, serving, stated_precision=None, p
     return None
 
 
+def step_setup(model, device, dep, weight_precision=None, pm=None):
+    """The step-time set-up of a measurement: the engine and expert-parallel groups its publisher names."""
+    from . import step_time as T   # here, not at the top: the calculators' start-up snapshot imports this module
+    return T.setup(model, device, dep, getattr(pm, "engine", "generic"), "bf16", weight_precision,
+                   getattr(pm, "ep_groups", 0))
+
+
 def _row(key, model, device, who, dep, assumed, context, ctx_assumed, low, high, cat, serving, pm=None):
     bw = device.serving.bytes_per_s
     plain = shape_from_catalog(model)
     ceiling = _ceiling_with(plain, dep, bw, context)
     stated_p = getattr(pm, "weight_precision", None)
     shape = shape_from_catalog(model, weight_precision=stated_p) if stated_p else plain
-    link = device.link
-    eff = default_efficiency(serving)
-    step = K.decode_step(shape, dep, bw, context, efficiency=eff, link=link)
     spec, _ = published_spec(pm, model.layers, serving, model.key) if pm is not None else (None, "")
-    if spec is None:
-        expected = step.expected_tokens_per_s
-        stated = step.ceiling_tokens_per_s
-    else:
-        stated = _ceiling_with(shape, dep, bw, context, spec)
-        verify = K.Step(dep.streamed_serial(shape, context, 1, tokens=spec.k + 1), bw, eff, step.messages).expected_s
-        expected = spec.tokens_per_s(step.expected_s, verify)
+    stated = _ceiling_with(shape, dep, bw, context, spec) if spec is not None else _ceiling_with(shape, dep, bw, context)
+    expected = span = terms = verify = None
+    from . import step_time as T   # (see step_setup)
+    if T.calibrated(device.key, serving):
+        s = step_setup(model, device, dep, stated_p, pm)
+        consts = T.constants()
+        terms = T.terms(s, T.Workload(1, context), consts, serving, cat)
+        lo, hi = consts.band
+        if spec is None:
+            step = terms.step_s
+            expected = 1.0 / step
+        else:
+            verify = T.terms(s, T.Workload(1, context, tokens=spec.k + 1), consts, serving, cat)
+            expected = spec.tokens_per_s(terms.step_s, verify.step_s)
+        span = (expected / hi, expected / lo)
     explanation = None
     if high > ceiling:
         explanation = explain(model, dep, bw, context, high, serving, stated_p, pm)
+    unknown = tuple(m for m in ("tp-allreduce",) if dep.stage_devices > 1 and device.link.bytes_per_s is None)
     return Row(key, model.key, device.key, who, dep, assumed, context, ctx_assumed, low, high,
-               ceiling, stated, expected, step.unknown, explanation)
+               ceiling, stated, expected, unknown, explanation, span, terms, verify, getattr(pm, "engine", "generic"))
 
 
 def states_configuration(m) -> bool:
@@ -181,7 +198,8 @@ def states_configuration(m) -> bool:
 
 
 def default_efficiency(serving) -> float:
-    """The achieved-bandwidth default: the published decode-kernel ratio (an upper bound on a whole step)."""
+    """The published decode-kernel ratio (FlashMLA on H800): a best kernel, an upper bound on a whole step.
+    The calculators' efficiency field still offers it; expected values come from step_time."""
     return serving.efficiency["flashmla-h800"].fraction
 
 

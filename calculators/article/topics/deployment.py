@@ -1,9 +1,8 @@
 """Figures of the deployment model: tensor parallelism on 8 H100, deployable device counts, the largest batch,
 and the figures of the 671B comparison (each measurement row's figures: topics/rows.py).
 
-Ceiling: 100 % bandwidth, no communication. Expected: the sourced achieved-bandwidth efficiency
-(serving.toml) and the step's messages (calculators/perf/comm.py), each with the link's measured
-per-message latency where one is published (serving.toml, latency_source)."""
+Ceiling: 100 % bandwidth, no communication. Expected: the calibrated step time
+(calculators/perf/step_time.py), term by term (topics/steptime.py declares the terms)."""
 
 from __future__ import annotations
 
@@ -14,12 +13,14 @@ from ...data import serving as SV
 from ...data.catalog import load
 from ...perf import comm
 from ...perf import fit as fitting
+from ...perf import step_time as T
 from ...perf import measured
 from ...perf import roofline as M
 from ...perf.deployment import Deployment, shape_from_catalog
 from ..figure import DEEPSEEK_V3, GPT_OSS_120B, H100, LLAMA_70B, SN40L, declarer
 from ..formula import F
 from .step import ACTIVE, ROW
+from .steptime import declare_step
 
 DECLARATIONS: list = []
 figure = declarer(DECLARATIONS)
@@ -53,9 +54,9 @@ def _tp8_step70(c):
                             S.SPEED_PROMPT, efficiency=measured.default_efficiency(sv), link=link)
 
 
-@figure("efficiency.default", "percent", "published: achieved share of peak HBM bandwidth in a decode kernel (FlashMLA on H800)",
-        ["efficiency.flashmla-h800"], decimals=1)
-def efficiency_default(c): return measured.default_efficiency(serving_of(c))
+def _tp8_setup70(c, precision=None):
+    """Llama 3.1 70B over the speed example's H100s, tensor parallel, served by an engine the site does not name."""
+    return T.setup(c.models[LLAMA_70B], c.devices[H100], Deployment(tp=S.SPEED_DEVICES), "generic", "bf16", precision)
 
 
 @figure(f"{DEP70}.allreduces", "count", "2 all-reduces per layer × layers (tensor parallelism, one decode step)", L70_IN, sig=None, decimals=0,
@@ -63,30 +64,22 @@ def efficiency_default(c): return measured.default_efficiency(serving_of(c))
 def tp8_allreduces(c): return sum(m.count for m in _tp8_step70(c).messages if m.what == "tp-allreduce")
 
 
-@figure(f"{DEP70}.comm_time", "seconds", "all-reduces × (ring bytes per GPU ÷ NVLink bandwidth + measured latency per message)",
-        L70_IN + ["interconnects.nvlink4", "latencies.nvlink4"], sig=3,
-        expression=F("{n} × ({b} ÷ {bw} + {lat})", n=("all-reduces", f"{DEP70}.allreduces"), b=("per GPU each", f"{DEP70}.allreduce_bytes"),
-                     bw=("NVLink bandwidth", "interconnect.nvlink4.bandwidth"), lat=("latency per message", "interconnect.nvlink4.latency")))
-def tp8_comm_time(c): return _tp8_step70(c).comm_s
-
-
 @figure(f"{DEP70}.ceiling", "tok_per_s", "HBM bandwidth ÷ bytes each GPU streams per token (TP, batch 1, 100 %, no communication)",
         L70_IN + H100_IN, expression=F("{bw} ÷ {b}", bw=HBM_BW, b=("per GPU and token", f"{DEP70}.bytes_per_gpu")))
 def tp8_ceiling(c): return _tp8_step70(c).ceiling_tokens_per_s
 
 
-@figure(f"{DEP70}.expected", "tok_per_s", "1 ÷ (bytes per GPU ÷ (bandwidth × efficiency) + all-reduce time)",
-        L70_IN + H100_IN + ["efficiency.flashmla-h800", "interconnects.nvlink4"],
-        expression=F("{one} ÷ ({b} ÷ ({bw} × {eff}) + {comm})", one=("token", 1), b=("per GPU and token", f"{DEP70}.bytes_per_gpu"),
-                     bw=HBM_BW, eff=("achieved", "efficiency.default"), comm=("all-reduces", f"{DEP70}.comm_time")))
-def tp8_expected(c): return _tp8_step70(c).expected_tokens_per_s
+# The expected step, term by term: batch 1 at the speed example's context, in BF16 and in FP8.
+_ONE = T.Workload(1, S.SPEED_PROMPT)
+declare_step(DEP70, _tp8_setup70, _ONE, L70_IN + H100_IN + ["kv_bandwidth.hopper", "allreduce.vllm-custom"])
+declare_step(f"{DEP70}.fp8", lambda c: _tp8_setup70(c, "fp8"), _ONE, L70_IN + H100_IN + ["kv_bandwidth.hopper", "allreduce.vllm-custom"])
 
 
 @figure("deploy.aa-gpu-llama-3.1-70b.over_expected", "percent", "measured GPU providers' speed ÷ expected speed on 8 H100",
-        ["measurements.aa-gpu-llama-3.1-70b"] + L70_IN + H100_IN + ["efficiency.flashmla-h800"], decimals=0,
+        ["measurements.aa-gpu-llama-3.1-70b"] + L70_IN + H100_IN + ["fits.step-time"], decimals=0,
         expression=F("{m} ÷ {e}", m=("measured on GPUs", "measured.aa-gpu-llama-3.1-70b"), e=("expected", f"{DEP70}.expected")))
 def over_expected(c):
-    m, e = c.measurements["aa-gpu-llama-3.1-70b"], _tp8_step70(c).expected_tokens_per_s
+    m, e = c.measurements["aa-gpu-llama-3.1-70b"], 1 / T.terms(_tp8_setup70(c), _ONE, serving=serving_of(c), cat=c).step_s
     return (m.low / e, m.high / e)
 
 
@@ -145,17 +138,6 @@ def gpt_oss_over_ceiling(c):
                      n=("GPUs", "speed.devices"), kv=("KV cache per token", "kv.llama70b.bytes_per_token"),
                      ctx=("tokens of context", "speed.prompt"), split=("parts the KV cache is split into", "speed.devices")))
 def tp8_bytes_per_gpu(c): return _tp8_step70(c).streamed_bytes
-
-
-@figure(f"{DEP70}.allreduce_bytes", "bytes", "ring all-reduce bytes per GPU per message: 2 × (GPUs − 1) ÷ GPUs × hidden × 2 bytes", L70_IN, sig=3,
-        expression=F("{two} × ({n} − {one}) ÷ {n} × {hidden} × {bytes}", two=("", 2), one=("", 1), n=("GPUs", "speed.devices"),
-                     hidden=("values per token", "model.llama70b.hidden"), bytes=BF16))
-def tp8_allreduce_bytes(c): return next(m.wire_bytes for m in _tp8_step70(c).messages if m.what == "tp-allreduce")
-
-
-@figure("interconnect.nvlink4.latency", "seconds", "published: measured NVLink 4 all-reduce latency per message",
-        ["latencies.nvlink4"], sig=2)
-def nvlink4_latency(c): return c.interconnects["nvlink4"].latency_s
 
 
 @figure("interconnect.nvlink4.bandwidth", "bytes_per_s", "published: NVLink 4 bandwidth per GPU and direction",

@@ -5,9 +5,9 @@ figures like the prose and every number can be expanded in place. Per row: the
 bytes each device streams per token are the weights read per token ÷ the
 tensor-parallel degree + the request's KV cache ÷ the parts it is split into
 (one per KV head up to the degree; an MLA latent is whole on every device); the
-ceiling is the bandwidth ÷ those bytes; the expected speed is 1 ÷ (bytes ÷
-(bandwidth × efficiency) + communication), each collective priced as count ×
-(bytes per device ÷ link bandwidth + latency). With published speculative
+ceiling is the bandwidth ÷ those bytes; the expected speed is 1 ÷ the calibrated
+step (calculators/perf/step_time.py, its terms declared by topics/steptime.py),
+on devices published measurements calibrate. With published speculative
 decoding the expected speed is the tokens accepted per verify step ÷ (k draft
 proposals + one verify step). Where a measurement exceeds its ceiling, the
 explanation: the accepted length in closed form, the fewest proposed tokens k
@@ -25,8 +25,8 @@ from __future__ import annotations
 from ...arch.precision import PRECISION_BITS
 from ...data import serving as SV
 from ...data.catalog import load
-from ...perf import comm
 from ...perf import measured as X
+from ...perf import step_time as T
 from ...perf import roofline as M
 from ...perf import speculative as SP
 from ...perf.deployment import shape_from_catalog
@@ -34,6 +34,7 @@ from ..figure import declarer
 from ..formula import F
 from .deployment import rows_of, serving_of
 from .models import B2
+from .steptime import declare_step
 
 DECLARATIONS: list = []
 figure = declarer(DECLARATIONS)
@@ -124,36 +125,10 @@ def _params(model) -> tuple:
     return (f"({text})" if len(terms) > 1 else text), terms
 
 
-def _comm(r, shape, link_key, link):
-    """Σ count × (bytes per device ÷ link bandwidth + latency) over the step's messages on a link with published bandwidth."""
-    msgs = [m for m in comm.messages(shape, r.deployment, 1, link) if m.known]
-    if not msgs:
-        return None
-    dep, hidden = r.deployment, ("values per token", shape.hidden)
-    terms = dict(bw=("link bandwidth", f"interconnect.{link_key}.bandwidth"), lat=("latency per message", msgs[0].latency_s),
-                 hidden=hidden, act=B2, one=ONE)
-    parts = []
-    for m in msgs:
-        if m.what == "tp-allreduce":
-            terms.update(n_ar=("all-reduces", m.count), two=("", 2), tp=("devices each layer is split over", dep.tp))
-            parts.append("{n_ar} × ({two} × ({tp} − {one}) ÷ {tp} × {hidden} × {act} ÷ {bw} + {lat})")
-        elif m.what == "pp-handoff":
-            terms.update(n_pp=("hand-offs between stages", m.count))
-            parts.append("{n_pp} × ({hidden} × {act} ÷ {bw} + {lat})")
-        elif m.what == "ep-all-to-all":
-            moe = next(l for l in shape.layers if l.experts)
-            terms.update(n_ep=("all-to-alls", m.count), dev=("devices per stage", dep.stage_devices),
-                         active=("experts per token", moe.experts_active))
-            parts.append("{n_ep} × ({one} ÷ {dev} × {active} × {hidden} × {act} × ({dev} − {one}) ÷ {dev} ÷ {bw} + {lat})")
-    return F(" + ".join(parts), **terms)
-
-
 def _expressions(r, cat, sv) -> dict:
     """The formula objects of one row's figures, by the figure id's last part."""
     key, model, pm = r.key, cat.models[r.model], sv.measurements.get(r.key)
     shape = shape_from_catalog(model)
-    device = cat.devices[r.device]
-    link_key, link = device.node.interconnect, device.link
     bw = ("bandwidth per device", f"row.{key}.bandwidth")
     out = {"kv": _kv(r),
            "streamed": F("{w} ÷ {tp} + {kv} ÷ {split}", w=("read per token", WEIGHTS_READ[r.model]), **_split(r, shape)),
@@ -167,18 +142,10 @@ def _expressions(r, cat, sv) -> dict:
         out["streamed_served"] = F(f"{params} × {{bits}} ÷ {{eight}} ÷ {{tp}} + {{kv}} ÷ {{split}}",
                                    bits=("bits per value", PRECISION_BITS[stated]), eight=EIGHT, **p_terms, **_split(r, shape))
         streamed = f"row.{key}.streamed_served"
-    communication = _comm(r, shape, link_key, link)
-    if communication is not None:
-        out["comm_time"] = communication
-    eff = ("achieved", "efficiency.default")
-    comm_term = dict(comm=("communication", f"row.{key}.comm_time")) if communication is not None else {}
-    step_text = "{s} ÷ ({bw} × {eff})" + (" + {comm}" if communication is not None else "")
     spec = X.published_spec(pm, model.layers, sv, r.model)[0] if pm is not None else None
     if spec is None:
         if X.states_configuration(pm):
             out["ceiling_served"] = F("{bw} ÷ {s}", bw=bw, s=("per device chain and token", streamed))
-        out["expected"] = F("{one} ÷ (" + step_text + ")", one=("token", 1), s=("per device chain and token", streamed),
-                            bw=bw, eff=eff, **comm_term)
     else:
         params, p_terms = _params(r.model)
         moe = next(l for l in shape.layers if l.experts)
@@ -193,10 +160,8 @@ def _expressions(r, cat, sv) -> dict:
         out["ceiling_served"] = F("{L} ÷ ({k} × {s} ÷ {bw} × {module} ÷ {layers} + {sv} ÷ {bw})", bw=bw, **draft,
                                   s=("per device chain and token", streamed),
                                   sv=("per device chain, verify step", f"row.{key}.streamed_verify"))
-        out["step_time"] = F(step_text, s=("per device chain and token", streamed), bw=bw, eff=eff, **comm_term)
-        out["verify_time"] = F(step_text, s=("per device chain, verify step", f"row.{key}.streamed_verify"), bw=bw, eff=eff, **comm_term)
         out["expected"] = F("{L} ÷ ({k} × {t} × {module} ÷ {layers} + {tv})", **draft,
-                            t=("step time", f"row.{key}.step_time"), tv=("verify step time", f"row.{key}.verify_time"))
+                            t=("expected step", f"row.{key}.step"), tv=("expected verify step", f"row.{key}.verify.step"))
     e = r.explanation
     if e is not None and e.k:
         # The explaining precision is the stated one (or the release's): its ceiling without speculation.
@@ -225,13 +190,11 @@ def _shapes(c, key):
     return shape_from_catalog(m), shape_from_catalog(m, weight_precision=stated) if stated else None
 
 
-def _step(c, key):
-    """The row's plain decode step in the stated precision, with efficiency and its messages (comm.py)."""
+def _step_setup(c, key):
+    """The row's step-time set-up: stated precision, the engine and expert-parallel groups the publisher names."""
     r, sv = _row(c, key), serving_of(c)
-    plain, stated = _shapes(c, key)
-    link = c.devices[r.device].link
-    bw = c.devices[r.device].serving.bytes_per_s
-    return comm.decode_step(stated or plain, r.deployment, bw, r.context, efficiency=X.default_efficiency(sv), link=link)
+    pm = sv.measurements.get(key)
+    return X.step_setup(c.models[r.model], c.devices[r.device], r.deployment, getattr(pm, "weight_precision", None), pm)
 
 
 def _spec_of(c, key):
@@ -265,8 +228,20 @@ for _r in _ROWS:
     figure(f"row.{_rk}.measured", "tok_per_s", "published measurement", _in[:1], sig=None, decimals=0)(_row_fig(_rk, "measured"))
     figure(f"row.{_rk}.ceiling", "tok_per_s", "memory bandwidth ÷ bytes each device streams per token (catalog precision, 100 %, no communication)",
            _in, expression=_e["ceiling"])(_row_fig(_rk, "ceiling"))
-    figure(f"row.{_rk}.expected", "tok_per_s", "stated configuration with the achieved-bandwidth efficiency and communication",
-           _in + ["efficiency.flashmla-h800"], expression=_e["expected"])(_row_fig(_rk, "expected"))
+    if _r.expected is not None:
+        _setup = (lambda c, k=_rk: _step_setup(c, k))
+        _sin = _in + ["fits.step-time"]
+        if _e.get("expected") is None:      # plain decoding: the declared step gives the expected speed and its band
+            declare_step(f"row.{_rk}", _setup, T.Workload(1, _r.context), _in)
+        else:                               # published speculation: a plain step, a verify step, and their combination
+            _k = _spec.k
+            declare_step(f"row.{_rk}", _setup, T.Workload(1, _r.context), _in, speed=False)
+            declare_step(f"row.{_rk}.verify", _setup, T.Workload(1, _r.context, tokens=_k + 1), _in, speed=False)
+            figure(f"row.{_rk}.expected", "tok_per_s", "tokens accepted per verify step ÷ (k draft proposals + one verify step), calibrated steps",
+                   _sin, expression=_e["expected"])(_row_fig(_rk, "expected"))
+            figure(f"row.{_rk}.expected_range", "tok_per_s", "typical range: the expected speed ÷ the held-out spread of measured ÷ expected time",
+                   _sin, expression=F("{e} ÷ {b}", e=("expected", f"row.{_rk}.expected"), b=("held-out spread", "steptime.band")))(
+                _row_fig(_rk, "expected_range"))
     if X.states_configuration(_rm):
         figure(f"row.{_rk}.ceiling_served", "tok_per_s", "memory bandwidth ÷ bytes each device streams per token, in the precision and "
                "with the speculative decoding the publisher states (100 %, no communication)",
@@ -283,20 +258,11 @@ for _r in _ROWS:
         figure(f"row.{_rk}.streamed_served", "bytes", "bytes each device streams per token in the precision the publisher states (batch 1)",
                _in, expression=_e["streamed_served"])(
             lambda c, k=_rk: _row(c, k).deployment.streamed_serial(_shapes(c, k)[1], _row(c, k).context, 1))
-    if "comm_time" in _e:
-        figure(f"row.{_rk}.comm_time", "seconds", "communication of one decode step over the links whose bandwidth is published",
-               _in, sig=2, expression=_e["comm_time"])(lambda c, k=_rk: _step(c, k).comm_s)
     if _spec and _spec.k and _spec.mean_accepted:
         figure(f"row.{_rk}.accepted", "count", "published: tokens accepted per verify step, on average", [f"measurements.{_rk}"],
                sig=3)(lambda c, k=_rk: serving_of(c).measurements[k].speculation.mean_accepted)
         figure(f"row.{_rk}.streamed_verify", "bytes", "bytes each device streams in one verify step of k + 1 tokens (more routed experts)",
                _in, expression=_e["streamed_verify"])(lambda c, k=_rk: _verify_bytes(c, k))
-        figure(f"row.{_rk}.step_time", "seconds", "time of one plain decode step: streamed bytes ÷ achieved bandwidth + communication",
-               _in, sig=3, expression=_e["step_time"])(lambda c, k=_rk: _step(c, k).expected_s)
-        figure(f"row.{_rk}.verify_time", "seconds", "time of one verify step: its streamed bytes ÷ achieved bandwidth + communication",
-               _in, sig=3, expression=_e["verify_time"])(
-            lambda c, k=_rk: comm.Step(_verify_bytes(c, k), _step(c, k).peak_bytes_per_s, _step(c, k).efficiency,
-                                       _step(c, k).messages).expected_s)
 
 
 # Where a measurement exceeds its ceiling: the explanation's numbers (measured.explain), as figures.
