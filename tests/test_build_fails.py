@@ -30,3 +30,17 @@ def test_a_broken_placeholder_is_reported_before_a_page_fails_on_it(site_proj, t
     proc = build(site_proj, tmp_path / "site", {"SITE_CHECKS_CACHE": "off"})
     assert proc.returncode != 0
     assert re.search(r"^locales/da\.po:\d+: error: placeholders .*\[po-placeholder\]$", proc.stderr, re.M), proc.stderr[-2000:]
+
+
+def test_a_catalog_error_is_one_line_without_a_traceback(site_proj, tmp_path):
+    """A device naming a memory tier it does not have: the build says file, line, entry and field in one line."""
+    import re
+    from checkutil import build
+    cat = site_proj / "calculators" / "data" / "catalog.toml"
+    text = cat.read_text(encoding="utf-8")
+    cat.write_text(text.replace('serving_tier = "HBM3"', 'serving_tier = "HBM9"', 1), encoding="utf-8")
+    proc = build(site_proj, tmp_path / "site", {"SITE_LANG": "en"})
+    assert proc.returncode != 0
+    assert "Traceback" not in proc.stderr, proc.stderr[-3000:]
+    assert re.search(r"calculators/data/catalog\.toml:\d+: entry 'devices\.h100-sxm', field 'serving_tier': "
+                     r"names no tier in memory: 'HBM9'", proc.stderr), proc.stderr[-3000:]
