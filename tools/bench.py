@@ -16,6 +16,10 @@ snapshot), the same on a repeat visit once the service worker keeps the
 runtime (<= 0.2x), input-to-result time (median < 50 ms), and the bytes a
 calculator page transfers before one is touched (< 150 KB).
 
+The translator's loop (tools/bench_reload.py): from saving a page to the
+page served by `mkdocs serve` showing it, one language and four, against the
+same with bare mkdocs (target: one language within 2 s).
+
 Explanations in place: the bytes the figures' provenance data and the popover
 script add to a page, gzip, reported against the page's HTML.
 """
@@ -34,6 +38,7 @@ import time
 import yaml
 
 import bench_browser  # tools/, next to this script
+import bench_reload
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 RUNS = int(os.environ.get("BENCH_RUNS", "5"))
@@ -106,6 +111,7 @@ def baseline_project(work: pathlib.Path) -> pathlib.Path:
     config = load_config(ROOT / "mkdocs.yml")
     config["plugins"] = [p for p in config["plugins"] if not (isinstance(p, dict) and "macros" in p) and p != "macros"]
     config.pop("hooks", None)
+    config.pop("watch", None)   # our extra folders (locales, the catalog): not part of the bare pages
     (base / "mkdocs.yml").write_text(yaml.safe_dump(config, allow_unicode=True, sort_keys=False), encoding="utf-8")
     return base
 
@@ -166,7 +172,7 @@ def explanation_weight(site: pathlib.Path) -> None:
           f"no Pyodide before a calculator is touched")
 
 
-SECTIONS = ("build", "checks", "browser")
+SECTIONS = ("build", "checks", "reload", "browser")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -180,10 +186,13 @@ def main(argv: list[str] | None = None) -> int:
     if only - set(SECTIONS):
         parser.error(f"unknown section(s): {', '.join(sorted(only - set(SECTIONS)))}")
     with tempfile.TemporaryDirectory(prefix="bench-") as tmp:
+        base = None
         if "build" in only:
             base = site_build_ratio(pathlib.Path(tmp))
             uncached_checks_ratio(pathlib.Path(tmp), base)
             explanation_weight(pathlib.Path(tmp) / "o0")
+        if "reload" in only:
+            bench_reload.measure(pathlib.Path(tmp), base or baseline_project(pathlib.Path(tmp)), RUNS)
         if "checks" in only:
             checks_cost(pathlib.Path(tmp))
         if "browser" in only:
