@@ -238,8 +238,9 @@ def test_qwen_mlp_only_layers_and_sparse_step():
     (lambda c: c.update(num_hidden_layers=10**9), "num_hidden_layers", "between 1"),
     (lambda c: c.update(num_attention_heads="64"), "num_attention_heads", "whole number"),
     (lambda c: c.update(layer_types=["sliding_attention"] * 3), "layer_types", "lists 3 layers"),
-    (lambda c: c.update(layer_types=["linear_attention"] * 36), "layer_types", "unknown attention types"),
-    (lambda c: c.update(quantization_config={"quant_method": "awq"}), "quantization_config", "not supported"),
+    (lambda c: c.update(layer_types=["frobnicated_attention"] * 36), "layer_types", "unknown attention types"),
+    (lambda c: c.update(layer_types=["linear_attention"] * 36), "layer_types", "not modelled"),
+    (lambda c: c.update(quantization_config={"quant_method": "awq"}), "quantization_config.quant_method", "not supported"),
     (lambda c: c.pop("num_experts_per_tok") and c.pop("experts_per_token"), "num_experts_per_tok", "missing"),
 ])
 def test_bad_configs_name_the_field(edit, field_name, message):

@@ -1,18 +1,32 @@
-"""Per-layer specs: one small frozen class per attention kind and per MLP kind.
+"""Per-layer specs: one small frozen class per mixer kind and per MLP kind.
 
-A model is a list of `Layer`s (calculators/arch/architecture.py builds it from a
+A model is a list of `Layer`s (calculators/arch/config.py builds it from a
 Hugging Face config.json). Each spec answers for itself: how many bytes one
-token adds to its KV cache, how many tokens it keeps for a context, how many
-parameters it stores per tensor group, how many of them a batch reads, and
-the attention arithmetic per token. The contract is written down as two
-abstract base classes, `AttentionSpec` and `MLPSpec`: adding an attention or
-MLP kind means adding a subclass that implements every method (Python refuses
-to build one that does not), never an `if kind == ...` in the callers (the
-pattern of vLLM's kv_cache_interface.py).
+token adds to its cache, how many tokens it keeps for a context, how many
+bytes of that cache one decode step reads, how much fixed state it holds per
+request, how many parameters it stores per tensor group, how many of them a
+batch reads, which tensor-parallel degrees can split it, and the arithmetic
+per token. The contract is written down as two abstract base classes,
+`AttentionSpec` (every token mixer: attention of any kind, linear attention,
+state-space mixers) and `MLPSpec`: adding a kind means adding a subclass that
+implements every abstract method (Python refuses to build one that does not),
+never an `if kind == ...` in the callers (the pattern of vLLM's
+kv_cache_interface.py).
 
-Parameter groups (the keys of `params()`): "attention", "router", "experts",
-"shared_experts", "dense_mlp", "norms". The embedding and lm_head groups
-belong to the model, not to a layer.
+Two kinds of memory per request:
+- a cache per token (`kv_bytes_per_token` x `cached_tokens(context)`): full,
+  sliding-window, chunked and latent attention, the sparse-attention indexer;
+- a fixed state per request (`state_bytes()`): the convolution and recurrent
+  state of linear-attention and state-space layers, the same at any context.
+  A decode step reads that state and writes it back (`state_traffic_bytes()`).
+
+Parameter groups (the keys of `params()`): "attention" (every mixer's
+weights), "router", "experts", "shared_experts", "dense_mlp", "norms". The
+embedding and lm_head groups belong to the model, not to a layer.
+
+Sources of the tensor shapes are cited per class; hand derivations of every
+count, written independently of this module, are in tests/test_architecture.py
+and tests/test_hybrid_architectures.py.
 """
 
 from __future__ import annotations
@@ -20,20 +34,31 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 
-from .precision import BF16, FP8, Precision, get
+from .precision import BF16, FP8, FP32, Precision, get
+
+# A tensor-parallel rule: (config field, its value, how a TP degree must relate to it).
+DIVIDES = "divides"                      # the degree divides the count (heads split evenly)
+DIVIDES_OR_MULTIPLE = "divides_or_multiple"   # the degree divides the count, or is a multiple of it (KV heads replicated)
 
 
-# ----------------------------------------------------------------- attention
+def tp_rule_holds(tp: int, count: int, rule: str) -> bool:
+    """Can `tp` devices split `count` heads under `rule` (vLLM's checks on heads and KV heads)?"""
+    if rule == DIVIDES:
+        return count % tp == 0
+    return count % tp == 0 or tp % count == 0
+
+
+# ----------------------------------------------------------------- mixers
 
 
 class AttentionSpec(ABC):
-    """What every attention kind answers for one layer."""
+    """What every token mixer answers for one layer (attention, linear attention, state-space)."""
 
-    kind: str = ""                       # how the kind is named in summaries ("full", "sliding", "latent")
+    kind: str = ""                       # how the kind is named in summaries ("full", "sliding", "latent", ...)
 
     @abstractmethod
     def kv_bytes_per_token(self, kv_precision: str | Precision) -> float:
-        """Bytes one more token adds to this layer's cache (while it grows)."""
+        """Bytes one more token adds to this layer's cache (while it grows); 0 without a per-token cache."""
 
     @abstractmethod
     def cached_tokens(self, context: int) -> int:
@@ -42,19 +67,48 @@ class AttentionSpec(ABC):
     @property
     @abstractmethod
     def max_cached_tokens(self) -> int | None:
-        """The most tokens the layer ever keeps (a window), or None: every token of the context."""
+        """The most tokens the layer ever keeps (a window or chunk; 0 for none), or None: every token of the context."""
 
     def kv_bytes(self, context: int, kv_precision: str | Precision) -> float:
         return self.cached_tokens(context) * self.kv_bytes_per_token(kv_precision)
 
+    def kv_read_terms(self, kv_precision: str | Precision) -> tuple[float, int, float]:
+        """How a decode step reads the cache: (bytes scanned per kept token, tokens read in full rows
+        besides, bytes per such row). Default: every kept token whole, (bytes per token, 0, 0)."""
+        return self.kv_bytes_per_token(kv_precision), 0, 0.0
+
+    def kv_read_bytes(self, context: int, kv_precision: str | Precision) -> float:
+        """Bytes of its per-token cache one decode step reads for one request (default: all it keeps)."""
+        scan, rows, row = self.kv_read_terms(kv_precision)
+        kept = self.cached_tokens(context)
+        return kept * scan + min(rows, kept) * row
+
+    def state_bytes(self) -> float:
+        """Fixed state held per request, whatever the context (convolution + recurrent state); 0 by default."""
+        return 0.0
+
+    def state_traffic_bytes(self) -> float:
+        """Bytes of state one decode step moves per request: the state is read and written back."""
+        return 2.0 * self.state_bytes()
+
     def grows_at(self, context: int | None) -> bool:
         """Does one more token at this context add to the cache? (None: at long context.)"""
+        if self.kv_bytes_per_token(BF16) == 0:
+            return False
         limit = self.max_cached_tokens
         return limit is None or (context is not None and context <= limit)
 
     @abstractmethod
     def kv_shards(self, devices: int) -> int:
-        """Into how many distinct parts `devices` tensor-parallel devices split this layer's cache."""
+        """Into how many distinct parts `devices` tensor-parallel devices split this layer's per-token cache."""
+
+    def state_shards(self, devices: int) -> int:
+        """Into how many distinct parts `devices` tensor-parallel devices split this layer's fixed state."""
+        return 1
+
+    @abstractmethod
+    def tp_rules(self) -> tuple:
+        """(config field, count, rule) a tensor-parallel degree must satisfy for this layer (see DIVIDES)."""
 
     @abstractmethod
     def params(self) -> dict:
@@ -62,7 +116,36 @@ class AttentionSpec(ABC):
 
     @abstractmethod
     def flops_per_token(self, context: int) -> float:
-        """Attention arithmetic for one new token against `context` earlier tokens."""
+        """Mixer arithmetic for one new token against `context` earlier tokens."""
+
+
+@dataclass(frozen=True)
+class NoMixer(AttentionSpec):
+    """A layer without a token mixer: Nemotron-H's MLP-only blocks ('-' in hybrid_override_pattern)."""
+
+    kind = "none"
+
+    def kv_bytes_per_token(self, kv_precision: str | Precision) -> float:
+        return 0.0
+
+    def cached_tokens(self, context: int) -> int:
+        return 0
+
+    @property
+    def max_cached_tokens(self) -> int | None:
+        return 0
+
+    def kv_shards(self, devices: int) -> int:
+        return 1
+
+    def tp_rules(self) -> tuple:
+        return ()
+
+    def params(self) -> dict:
+        return {}
+
+    def flops_per_token(self, context: int) -> float:
+        return 0.0
 
 
 @dataclass(frozen=True)
@@ -76,6 +159,8 @@ class FullAttention(AttentionSpec):
     bias: bool = False         # q/k/v/o biases (gpt-oss)
     qk_norm: int = 0           # parameters of q/k norms (Qwen3, MiniMax, Gemma 3)
     sinks: bool = False        # one learned sink logit per query head (gpt-oss)
+    output_gate: bool = False  # q_proj also yields a per-head output gate (Qwen3-Next: heads x head_dim x 2)
+    qkv_bias_only: bool = False  # biases on q, k, v but not on o (GLM-4.5's attention_bias)
 
     kind = "full"
 
@@ -94,15 +179,19 @@ class FullAttention(AttentionSpec):
         return None
 
     def kv_shards(self, devices: int) -> int:
-        """Tensor parallelism splits KV heads; beyond their count heads are replicated."""
+        """Tensor parallelism splits KV heads; beyond their count heads are replicated (each device keeps one)."""
         return min(devices, self.kv_heads)
+
+    def tp_rules(self) -> tuple:
+        return (("num_attention_heads", self.query_heads, DIVIDES),
+                ("num_key_value_heads", self.kv_heads, DIVIDES_OR_MULTIPLE))
 
     def params(self) -> dict:
         q = self.query_heads * self.head_dim
         kv = self.kv_heads * self.head_dim
-        n = self.hidden * (q + 2 * kv) + q * self.hidden
+        n = self.hidden * ((2 * q if self.output_gate else q) + 2 * kv) + q * self.hidden
         if self.bias:
-            n += q + 2 * kv + self.hidden
+            n += q + 2 * kv + (0 if self.qkv_bias_only else self.hidden)
         if self.sinks:
             n += self.query_heads
         return {"attention": n + self.qk_norm}
@@ -129,6 +218,30 @@ class SlidingWindowAttention(FullAttention):
 
 
 @dataclass(frozen=True)
+class ChunkedAttention(FullAttention):
+    """Chunked local attention (Llama 4): a token attends only to the tokens of its own chunk of `chunk` tokens.
+
+    The window resets at every chunk boundary, so a layer never keeps more than
+    `chunk` tokens; within a chunk it keeps (and a step reads) the tokens since
+    the boundary. Sizes here take the largest case, a full chunk, min(context,
+    chunk): the memory a request needs at some step of a long answer, and the
+    most a step reads. (transformers Llama4TextConfig: layer_types
+    "chunked_attention", attention_chunk_size; vLLM ChunkedLocalAttentionSpec.)
+    """
+
+    chunk: int = field(kw_only=True)
+
+    kind = "chunked"
+
+    def cached_tokens(self, context: int) -> int:
+        return min(context, self.chunk)
+
+    @property
+    def max_cached_tokens(self) -> int | None:
+        return self.chunk
+
+
+@dataclass(frozen=True)
 class LatentAttention(AttentionSpec):
     """Multi-head latent attention (DeepSeek V2/V3): one latent plus a RoPE key per token, shared by all heads.
 
@@ -152,12 +265,15 @@ class LatentAttention(AttentionSpec):
     def kv_values_per_token(self) -> int:
         return self.kv_lora_rank + self.qk_rope_head_dim
 
-    def kv_bytes_per_token(self, kv_precision: str | Precision) -> float:
+    def latent_bytes_per_token(self, kv_precision: str | Precision) -> float:
         kv = get(kv_precision)
         if kv is FP8:  # the published FP8 MLA layout (see the class docstring)
             scales = 4 * self.kv_lora_rank / self.FP8_SCALE_BLOCK
             return self.kv_lora_rank + scales + self.qk_rope_head_dim * BF16.bytes
         return self.kv_values_per_token() * kv.bytes
+
+    def kv_bytes_per_token(self, kv_precision: str | Precision) -> float:
+        return self.latent_bytes_per_token(kv_precision)
 
     def cached_tokens(self, context: int) -> int:
         return context
@@ -169,6 +285,9 @@ class LatentAttention(AttentionSpec):
     def kv_shards(self, devices: int) -> int:
         """The latent serves every head, so each tensor-parallel device keeps all of it."""
         return 1
+
+    def tp_rules(self) -> tuple:
+        return (("num_attention_heads", self.query_heads, DIVIDES),)
 
     def params(self) -> dict:
         h, heads = self.hidden, self.query_heads
@@ -185,6 +304,284 @@ class LatentAttention(AttentionSpec):
     def flops_per_token(self, context: int) -> float:
         """Weights absorbed: scores over latent + RoPE dims, values over the latent, per head."""
         return 2 * self.query_heads * (2 * self.kv_lora_rank + self.qk_rope_head_dim) * context
+
+
+@dataclass(frozen=True)
+class SparseLatentAttention(LatentAttention):
+    """DeepSeek Sparse Attention (V3.2): MLA whose decode step reads only the `index_topk` tokens an indexer picks.
+
+    Per token and layer the cache holds the MLA latent and the indexer's key:
+    `index_head_dim` FP8 values plus one FP32 scale per 128 (128 + 4 = 132
+    bytes for V3.2), whatever the KV precision (DeepSeek-V3.2-Exp
+    inference/model.py, Indexer: k_cache float8_e4m3fn, k_scale_cache
+    float32; vLLM DeepseekV32IndexerCache, head_size 132, uint8). A step
+    scores every cached indexer key, then reads min(top-k, context) latent
+    rows. The indexer's weights (wq_b q_lora -> heads x dim, wk hidden -> dim,
+    k_norm a LayerNorm with bias, weights_proj hidden -> heads) are counted
+    with the attention group (weights_proj is BF16 in the checkpoint, the rest
+    FP8: 0.46 M parameters per layer counted at the group's precision).
+    """
+
+    index_heads: int = field(kw_only=True)
+    index_head_dim: int = field(kw_only=True)
+    index_topk: int = field(kw_only=True)
+
+    kind = "sparse_latent"
+    INDEX_SCALE_BLOCK = 128
+
+    def indexer_bytes_per_token(self) -> float:
+        return self.index_head_dim * FP8.bytes + 4 * self.index_head_dim / self.INDEX_SCALE_BLOCK
+
+    def kv_bytes_per_token(self, kv_precision: str | Precision) -> float:
+        return self.latent_bytes_per_token(kv_precision) + self.indexer_bytes_per_token()
+
+    def kv_read_terms(self, kv_precision: str | Precision) -> tuple[float, int, float]:
+        """Every indexer key, then the latent rows of the top-k tokens."""
+        return self.indexer_bytes_per_token(), self.index_topk, self.latent_bytes_per_token(kv_precision)
+
+    def params(self) -> dict:
+        mla = super().params()["attention"]
+        d, n = self.index_head_dim, self.index_heads
+        indexer = (self.q_lora_rank or 0) * n * d + self.hidden * d + 2 * d + self.hidden * n
+        return {"attention": mla + indexer}
+
+    def flops_per_token(self, context: int) -> float:
+        """The indexer scores every cached key (2 FLOP per head, dim and token); MLA attends to the top-k."""
+        return 2 * self.index_heads * self.index_head_dim * context + super().flops_per_token(min(self.index_topk, context))
+
+
+class _RecurrentMixer(AttentionSpec):
+    """A mixer with a fixed state per request and no per-token cache (linear attention, state-space)."""
+
+    def kv_bytes_per_token(self, kv_precision: str | Precision) -> float:
+        return 0.0
+
+    def cached_tokens(self, context: int) -> int:
+        return 0
+
+    @property
+    def max_cached_tokens(self) -> int | None:
+        return 0
+
+    def kv_shards(self, devices: int) -> int:
+        return 1
+
+    @abstractmethod
+    def conv_values(self) -> int:
+        """Values of the short-convolution state: (kernel - 1) x channels."""
+
+    @abstractmethod
+    def recurrent_values(self) -> int:
+        """Values of the recurrent (SSM / delta-rule) state."""
+
+    conv_precision: Precision
+    state_precision: Precision
+
+    def state_bytes(self) -> float:
+        return self.conv_values() * self.conv_precision.bytes + self.recurrent_values() * self.state_precision.bytes
+
+    def flops_per_token(self, context: int) -> float:
+        """An estimate, independent of the context: three passes over the recurrent state (decay and
+        update, read-out), 2 FLOP per value each. Negligible next to the weights at decode."""
+        return 6.0 * self.recurrent_values()
+
+
+@dataclass(frozen=True)
+class GatedDeltaNet(_RecurrentMixer):
+    """Gated DeltaNet linear attention (Qwen3-Next's linear_attention layers).
+
+    Tensors (transformers qwen3_next Qwen3NextGatedDeltaNet): in_proj_qkvz
+    hidden -> 2 key_dim + 2 value_dim, in_proj_ba hidden -> 2 value heads,
+    conv1d over 2 key_dim + value_dim channels (kernel K, no bias), dt_bias and
+    A_log per value head, a gated RMSNorm over the value head dim, out_proj
+    value_dim -> hidden. State per request (vLLM MambaStateShapeCalculator):
+    conv (K - 1) x (2 key_dim + value_dim), recurrent value heads x value
+    dim x key dim.
+    """
+
+    hidden: int
+    key_heads: int
+    value_heads: int
+    key_head_dim: int
+    value_head_dim: int
+    conv_kernel: int
+    conv_precision: Precision = BF16
+    state_precision: Precision = BF16
+
+    kind = "linear"
+
+    @property
+    def key_dim(self) -> int:
+        return self.key_heads * self.key_head_dim
+
+    @property
+    def value_dim(self) -> int:
+        return self.value_heads * self.value_head_dim
+
+    def conv_values(self) -> int:
+        return (self.conv_kernel - 1) * (2 * self.key_dim + self.value_dim)
+
+    def recurrent_values(self) -> int:
+        return self.value_heads * self.value_head_dim * self.key_head_dim
+
+    def state_shards(self, devices: int) -> int:
+        return min(devices, self.value_heads)
+
+    def tp_rules(self) -> tuple:
+        return (("linear_num_key_heads", self.key_heads, DIVIDES), ("linear_num_value_heads", self.value_heads, DIVIDES))
+
+    def params(self) -> dict:
+        h = self.hidden
+        conv_dim = 2 * self.key_dim + self.value_dim
+        n = h * (2 * self.key_dim + 2 * self.value_dim) + h * 2 * self.value_heads
+        n += conv_dim * self.conv_kernel + 2 * self.value_heads + self.value_head_dim + self.value_dim * h
+        return {"attention": n}
+
+
+@dataclass(frozen=True)
+class KimiDeltaAttention(_RecurrentMixer):
+    """Kimi Delta Attention (Kimi Linear's KDA layers): a delta rule with a per-channel gate.
+
+    Tensors (vLLM model_executor/layers/kda.py, KimiDeltaAttention): q, k, v
+    projections hidden -> heads x dim, f_a (hidden -> dim) and f_b (dim ->
+    heads x dim), dt_bias (heads x dim), b_proj hidden -> heads, three short
+    convolutions over heads x dim (kernel K, no bias), A_log per head, g_a /
+    g_b like f_a / f_b, o_norm over dim, o_proj heads x dim -> hidden. State:
+    conv (K - 1) x 3 x heads x dim in the model's dtype and a recurrent heads
+    x dim x dim always in FP32 (vLLM kda_state_dtype).
+    """
+
+    hidden: int
+    heads: int
+    kda_head_dim: int
+    conv_kernel: int
+    conv_precision: Precision = BF16
+    state_precision: Precision = FP32
+
+    kind = "kda"
+
+    def conv_values(self) -> int:
+        return (self.conv_kernel - 1) * 3 * self.heads * self.kda_head_dim
+
+    def recurrent_values(self) -> int:
+        return self.heads * self.kda_head_dim * self.kda_head_dim
+
+    def state_shards(self, devices: int) -> int:
+        return min(devices, self.heads)
+
+    def tp_rules(self) -> tuple:
+        return (("linear_attn_config.num_heads", self.heads, DIVIDES),)
+
+    def params(self) -> dict:
+        h, d, hd = self.hidden, self.kda_head_dim, self.heads * self.kda_head_dim
+        n = 3 * h * hd                       # q, k, v
+        n += 2 * (h * d + d * hd)            # f_a/f_b and g_a/g_b
+        n += hd + h * self.heads             # dt_bias, b_proj
+        n += 3 * hd * self.conv_kernel       # three short convolutions
+        n += self.heads + d + hd * h         # A_log, o_norm, o_proj
+        return {"attention": n}
+
+
+@dataclass(frozen=True)
+class Mamba2Mixer(_RecurrentMixer):
+    """A Mamba-2 mixer (Nemotron-H 'M' blocks).
+
+    Tensors (transformers nemotron_h NemotronHMamba2Mixer): d_inner = heads x
+    head_dim; in_proj hidden -> 2 d_inner + 2 groups x state + heads,
+    depthwise conv1d over d_inner + 2 groups x state channels (kernel K, bias
+    when use_conv_bias), dt_bias, A_log and D per head, a gated RMSNorm over
+    d_inner, out_proj d_inner -> hidden (in/out biases when use_bias). State
+    (vLLM MambaStateShapeCalculator): conv (K - 1) x (d_inner + 2 groups x
+    state), SSM heads x head_dim x state.
+    """
+
+    hidden: int
+    mamba_heads: int
+    mamba_head_dim: int
+    groups: int
+    ssm_state: int
+    conv_kernel: int
+    conv_bias: bool = True
+    proj_bias: bool = False
+    conv_precision: Precision = BF16
+    state_precision: Precision = BF16
+
+    kind = "mamba2"
+
+    @property
+    def inner(self) -> int:
+        return self.mamba_heads * self.mamba_head_dim
+
+    def conv_channels(self) -> int:
+        return self.inner + 2 * self.groups * self.ssm_state
+
+    def conv_values(self) -> int:
+        return (self.conv_kernel - 1) * self.conv_channels()
+
+    def recurrent_values(self) -> int:
+        return self.mamba_heads * self.mamba_head_dim * self.ssm_state
+
+    def state_shards(self, devices: int) -> int:
+        return min(devices, self.mamba_heads)
+
+    def tp_rules(self) -> tuple:
+        return (("mamba_num_heads", self.mamba_heads, DIVIDES),)
+
+    def params(self) -> dict:
+        h, inner = self.hidden, self.inner
+        in_out = h * (2 * inner + 2 * self.groups * self.ssm_state + self.mamba_heads) + inner * h
+        if self.proj_bias:
+            in_out += 2 * inner + 2 * self.groups * self.ssm_state + self.mamba_heads + h
+        conv = self.conv_channels() * (self.conv_kernel + (1 if self.conv_bias else 0))
+        return {"attention": in_out + conv + 3 * self.mamba_heads + inner}
+
+
+@dataclass(frozen=True)
+class Mamba1Mixer(_RecurrentMixer):
+    """A Mamba (selective SSM) mixer as Jamba uses it.
+
+    Tensors (transformers jamba JambaMambaMixer): d_inner = expand x hidden;
+    in_proj hidden -> 2 d_inner, conv1d over d_inner (kernel K, bias when
+    mamba_conv_bias), x_proj d_inner -> dt_rank + 2 state, dt_proj dt_rank ->
+    d_inner with bias, A_log d_inner x state, D d_inner, out_proj d_inner ->
+    hidden, RMSNorms over dt_rank, state and state (dt, B, C). State (vLLM):
+    conv (K - 1) x d_inner, SSM d_inner x state.
+    """
+
+    hidden: int
+    inner: int
+    ssm_state: int
+    conv_kernel: int
+    dt_rank: int
+    conv_bias: bool = True
+    proj_bias: bool = False
+    inner_norms: bool = True
+    conv_precision: Precision = BF16
+    state_precision: Precision = BF16
+
+    kind = "mamba"
+
+    def conv_values(self) -> int:
+        return (self.conv_kernel - 1) * self.inner
+
+    def recurrent_values(self) -> int:
+        return self.inner * self.ssm_state
+
+    def state_shards(self, devices: int) -> int:
+        return min(devices, self.inner)
+
+    def tp_rules(self) -> tuple:
+        return (("mamba_d_inner", self.inner, DIVIDES),)
+
+    def params(self) -> dict:
+        h, d, n, r = self.hidden, self.inner, self.ssm_state, self.dt_rank
+        total = h * 2 * d + d * self.conv_kernel + (d if self.conv_bias else 0)
+        total += d * (r + 2 * n) + r * d + d + d * n + d + d * h
+        if self.proj_bias:
+            total += 2 * d + h
+        if self.inner_norms:
+            total += r + 2 * n
+        return {"attention": total}
 
 
 # ----------------------------------------------------------------------- MLP
@@ -209,19 +606,41 @@ class MLPSpec(ABC):
     def expert_share(self, batch: int) -> float | None:
         """Share of the routed experts a batch touches; None without routed experts."""
 
+    def routed(self) -> tuple[int, int]:
+        """(routed experts, experts per token); (0, 0) without routed experts."""
+        return 0, 0
+
+
+@dataclass(frozen=True)
+class NoMLP(MLPSpec):
+    """A layer without an MLP: Nemotron-H's mixer-only blocks ('M' and '*')."""
+
+    def params(self) -> dict:
+        return {}
+
+    def read_params(self, batch: int) -> dict:
+        return {}
+
+    def active_params(self) -> dict:
+        return {}
+
+    def expert_share(self, batch: int) -> float | None:
+        return None
+
 
 @dataclass(frozen=True)
 class DenseMLP(MLPSpec):
-    """A gated MLP (gate, up, down): every parameter is read by every token."""
+    """An MLP read whole by every token: gated (gate, up, down: 3 matrices) or plain (up, down: Nemotron-H's relu2)."""
 
     hidden: int
     intermediate: int
     bias: bool = False
+    gated: bool = True
 
     def params(self) -> dict:
-        n = 3 * self.hidden * self.intermediate
+        n = (3 if self.gated else 2) * self.hidden * self.intermediate
         if self.bias:
-            n += 2 * self.intermediate + self.hidden
+            n += (2 if self.gated else 1) * self.intermediate + self.hidden
         return {"dense_mlp": n}
 
     def read_params(self, batch: int) -> dict:
@@ -252,6 +671,7 @@ class MoEMLP(MLPSpec):
     shared_intermediate: int = 0
     expert_bias: bool = False    # gate_up and down biases per expert (gpt-oss)
     router_bias: bool = False    # a router bias or score-correction bias per expert
+    shared_gate: bool = False    # a sigmoid gate hidden -> 1 on the shared expert (Qwen2-MoE, Qwen3-Next)
 
     def expert_params(self) -> int:
         n = 3 * self.hidden * self.expert_intermediate
@@ -259,11 +679,17 @@ class MoEMLP(MLPSpec):
             n += 2 * self.expert_intermediate + self.hidden
         return n
 
+    def routed(self) -> tuple[int, int]:
+        return self.experts, self.active
+
     def params(self) -> dict:
+        shared = self.shared_experts * 3 * self.hidden * self.shared_intermediate
+        if self.shared_gate:
+            shared += self.hidden
         return {
             "router": self.experts * self.hidden + (self.experts if self.router_bias else 0),
             "experts": self.experts * self.expert_params(),
-            "shared_experts": self.shared_experts * 3 * self.hidden * self.shared_intermediate,
+            "shared_experts": shared,
         }
 
     def expert_share(self, batch: int) -> float:
@@ -287,7 +713,7 @@ class MoEMLP(MLPSpec):
 
 @dataclass(frozen=True)
 class Layer:
-    """One decoder layer: an attention spec, an MLP spec and its norm weights."""
+    """One decoder layer: a mixer spec, an MLP spec and its norm weights."""
 
     attention: AttentionSpec
     mlp: MLPSpec
