@@ -70,6 +70,13 @@ KV_BY_HAND = {
     "gpt-oss-20b": 12 * 2 * 8 * 64 * 2,
     # MLA: (kv_lora_rank 512 + rope 64) x 61 layers x 2 bytes, no factor 2
     "deepseek-v3": 61 * (512 + 64) * 2,
+    # DeepSeek sparse attention: the latent plus the indexer key (128 FP8 values + one FP32 scale)
+    "deepseek-v3.2": 61 * ((512 + 64) * 2 + 128 + 4),
+    # hybrids: only the attention layers keep a cache per token (12 of 48; 10 of 118)
+    "qwen3-next-80b-a3b": 12 * 2 * 2 * 256 * 2,
+    "nemotron-h-56b": 10 * 2 * 8 * 128 * 2,
+    # Llama 4: at long context only the 12 global layers grow; the 36 chunked ones stop at 8,192 tokens
+    "llama-4-maverick": 12 * 2 * 8 * 128 * 2,
 }
 
 

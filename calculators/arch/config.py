@@ -303,9 +303,10 @@ def refusal(config: dict) -> None:
     for name, value in fields.items():
         if not _present(value):
             continue
-        for pattern, kind, families in SIGNALS:
-            if _signal_matches(name, pattern) and fam not in families:
-                by_kind.setdefault(kind, []).append(name)
+        for pattern, kind, families in SIGNALS:     # the first pattern that matches decides
+            if _signal_matches(name, pattern):
+                if fam not in families:
+                    by_kind.setdefault(kind, []).append(name)
                 break
     if by_kind:
         kind, names = next(iter(by_kind.items()))

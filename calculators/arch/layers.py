@@ -55,6 +55,7 @@ class AttentionSpec(ABC):
     """What every token mixer answers for one layer (attention, linear attention, state-space)."""
 
     kind: str = ""                       # how the kind is named in summaries ("full", "sliding", "latent", ...)
+    window_resets: bool = False          # a window that restarts at fixed boundaries (chunks), not one that slides
 
     @abstractmethod
     def kv_bytes_per_token(self, kv_precision: str | Precision) -> float:
@@ -232,6 +233,7 @@ class ChunkedAttention(FullAttention):
     chunk: int = field(kw_only=True)
 
     kind = "chunked"
+    window_resets = True
 
     def cached_tokens(self, context: int) -> int:
         return min(context, self.chunk)

@@ -19,6 +19,7 @@ from .sources import DataError, Source
 
 PATH = "calculators/data/serving.toml"
 SECTIONS = ("efficiency", "acceptance", "measurements")
+OPTIONAL_SECTIONS = ("allocators",)
 
 
 @dataclass(frozen=True)
@@ -77,6 +78,24 @@ class PublishedMeasurement(C.MeasuredSpeed):
         return self.tp * self.pp * self.dp
 
 
+@dataclass(frozen=True)
+class Allocator:
+    """How an engine's paged allocator lays out cache and state (calculators/perf/engine_memory.py).
+
+    block_tokens: tokens per page of a model with attention layers only; align_tokens and
+    latent_align_tokens: the kernel block alignment that a hybrid model's attention block size is
+    a multiple of (latent: MLA); state_slots: state pages a request holds per state layer."""
+
+    key: str
+    name: str
+    block_tokens: int
+    latent_block_tokens: int
+    align_tokens: int
+    latent_align_tokens: int
+    state_slots: int
+    src: Source
+
+
 @dataclass(frozen=True, eq=False)
 class Serving:
     """The loaded serving data, compared and hashed by identity (as catalog.Catalog)."""
@@ -84,6 +103,7 @@ class Serving:
     efficiency: dict
     acceptance: dict
     measurements: dict
+    allocators: dict = None
 
 
 def _efficiency(key, raw):
@@ -140,16 +160,25 @@ def _measurement(key, raw, models, devices):
         bool(V.optional(e, raw, "precision_published", bool, True)))
 
 
+def _allocator(key, raw):
+    e = f"allocators.{key}"
+    count = lambda name: V.positive(e, name, V.required(e, raw, name, int))  # noqa: E731
+    return Allocator(key, V.required(e, raw, "name", str), count("block_tokens"), count("latent_block_tokens"),
+                     count("align_tokens"), count("latent_align_tokens"), count("state_slots"), V.source(e, raw))
+
+
 def parse(raw: dict, cat) -> Serving:
     for section in SECTIONS:
         if section not in raw:
             raise DataError(section, "(section)", "missing")
-        for key, value in raw[section].items():
+    for section in SECTIONS + OPTIONAL_SECTIONS:
+        for key, value in raw.get(section, {}).items():
             V.not_split_key(f"{section}.{key}", value)
     return Serving(
         {k: _efficiency(k, v) for k, v in raw["efficiency"].items()},
         {k: _acceptance(k, v) for k, v in raw["acceptance"].items()},
         {k: _measurement(k, v, cat.models, cat.devices) for k, v in raw["measurements"].items()},
+        {k: _allocator(k, v) for k, v in raw.get("allocators", {}).items()},
     )
 
 
