@@ -1,7 +1,7 @@
 """Models built from config.json against hand derivations and published model-card totals.
 
 Every expected number here is written out from the config values (quoted in
-the comments) with the textbook formulas, independently of calculators/layers.py:
+the comments) with the textbook formulas, independently of calculators/arch/layers.py:
 a gated MLP has 3 x hidden x intermediate weights, attention has q, k, v, o
 projections, a batch of B tokens touches E(1 - (1 - k/E)^B) of E experts.
 """

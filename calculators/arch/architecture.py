@@ -201,6 +201,25 @@ class Architecture:
             out[l.attention.kind] = out.get(l.attention.kind, 0) + 1
         return out
 
+    def kind_summary(self) -> tuple:
+        """(kind, layers, numbers its summary names) per mixer kind, in layer order: what "your config.json"
+        shows ("12 sliding window of 128 tokens"); e.g. (("linear", 36, {}), ("full", 12, {}))."""
+        out: dict = {}
+        for l in self.layers:
+            kind = l.attention.kind
+            if kind not in out:
+                out[kind] = [0, l.attention.summary_params()]
+            out[kind][0] += 1
+        return tuple((k, n, p) for k, (n, p) in out.items())
+
+    def moe_summary(self) -> tuple | None:
+        """(routed experts, experts per token, shared experts, MoE layers, layers), or None for a dense model."""
+        moe = [l.mlp for l in self.layers if l.mlp.routed()[0]]
+        if not moe:
+            return None
+        first = moe[0]
+        return first.experts, first.active, first.shared_experts, len(moe), len(self.layers)
+
     @property
     def precision_overrides(self) -> dict:
         return self.config.get("_precision_overrides", {})

@@ -119,6 +119,10 @@ class AttentionSpec(ABC):
     def flops_per_token(self, context: int) -> float:
         """Mixer arithmetic for one new token against `context` earlier tokens."""
 
+    def summary_params(self) -> dict:
+        """The numbers a one-line summary of this kind names (a window, a chunk, top-k); none by default."""
+        return {}
+
 
 @dataclass(frozen=True)
 class NoMixer(AttentionSpec):
@@ -210,6 +214,9 @@ class SlidingWindowAttention(FullAttention):
 
     kind = "sliding"
 
+    def summary_params(self) -> dict:
+        return {"window": self.window}
+
     def cached_tokens(self, context: int) -> int:
         return min(context, self.window)
 
@@ -234,6 +241,9 @@ class ChunkedAttention(FullAttention):
 
     kind = "chunked"
     window_resets = True
+
+    def summary_params(self) -> dict:
+        return {"chunk": self.chunk}
 
     def cached_tokens(self, context: int) -> int:
         return min(context, self.chunk)
@@ -330,6 +340,9 @@ class SparseLatentAttention(LatentAttention):
 
     kind = "sparse_latent"
     INDEX_SCALE_BLOCK = 128
+
+    def summary_params(self) -> dict:
+        return {"topk": self.index_topk}
 
     def indexer_bytes_per_token(self) -> float:
         return self.index_head_dim * FP8.bytes + 4 * self.index_head_dim / self.INDEX_SCALE_BLOCK
