@@ -18,9 +18,9 @@ import pytest
 from calculators.arch import config as A
 from calculators.data import byo
 from calculators.text import fmt
-from calculators.ui import calcs
+from calculators.data import catalog
 from calculators.ui import config_messages as byo_ui
-from calculators.ui import evaluate as ui
+from calculators.ui import worker as ui
 from sitebuild.strings import Strings
 
 KINDS = pathlib.Path(__file__).parent / "fixtures" / "configs" / "kinds"
@@ -44,13 +44,13 @@ def tr_for(lang):
 @pytest.mark.parametrize("name", MODELLED)
 def test_every_calculator_computes_every_modelled_kind(name, lang):
     """The result rows (not the summary of the config): what calcs.run computes from the pasted config."""
-    for calc in ui.FIELDS:
+    for calc, c in ui.CALCULATORS.items():
         inputs = {"model": byo.BYO, "config": text(name)}
-        if "context" in calcs.DEFAULTS[calc]:
+        if "context" in c.defaults:
             inputs["context"] = 4096
         if calc == "latency":
             inputs.update(prompt=2048, output=512)
-        result = calcs.run(calc, inputs, lang)
+        result = c.run(inputs, lang, catalog.load())
         shown = " ".join(r.text(tr_for(lang)) for r in result.rows)
         assert result.rows and not BAD.search(shown), (name, calc, shown[:300])
 
