@@ -4,7 +4,8 @@
 family, so aliases are listed as data below) and returns an `Architecture`
 (calculators/arch/architecture.py): the layers (calculators/arch/layers.py),
 the multi-token-prediction modules, and the precision of every parameter group
-(calculators/arch/precision.py).
+(calculators/arch/precision.py). Values are read by calculators/arch/reads.py;
+what is refused, and why, is calculators/arch/refusal.py.
 
 Known or refused. Every layer of a config is a known spec, or the config is
 refused with a ConfigError whose `code` and `params` name what is not
@@ -25,16 +26,12 @@ import math
 
 from . import precision as P
 from .architecture import Architecture
-from .layers import (ChunkedAttention, DenseMLP, FullAttention, GatedDeltaNet, KimiDeltaAttention, LatentAttention, Layer,
-                     Mamba1Mixer, Mamba2Mixer, MoEMLP, NoMixer, NoMLP, SlidingWindowAttention, SparseLatentAttention)
-
-# Fields some families leave out of config.json because the library class has
-# a default (Gemma 3's text config omits its vocabulary, its 5:1 local:global
-# pattern and its tied embeddings). Keyed by model_type. A config's own value wins.
-FAMILY_DEFAULTS = {
-    "gemma3_text": {"vocab_size": 262_208, "sliding_window_pattern": 6, "tie_word_embeddings": True},
-    "gemma2": {"sliding_window_pattern": 2, "tie_word_embeddings": True},
-}
+from .layers import (ChunkedAttention, DenseMLP, FullAttention, LatentAttention, Layer, MoEMLP, NoMixer, NoMLP,
+                     SlidingWindowAttention, SparseLatentAttention)
+from .reads import (FAMILY_DEFAULTS, MAX_DIGITS, MAX_DIM, MAX_LAYERS, ConfigError, _bool, _check_types,  # noqa: F401
+                    _first, _int, _layer_list, _present, _text, family, text_config)
+from .recurrent import GatedDeltaNet, KimiDeltaAttention, Mamba1Mixer, Mamba2Mixer
+from .refusal import LAYER_TYPES, NOT_DECODERS, RECURRENT_FAMILIES, SIGNALS, refusal  # noqa: F401
 
 # What the modelling code of a family does that its config does not say. Keyed by model_type;
 # a config cannot set these (a pasted "norms_per_layer" is an unknown field, ignored).
@@ -64,262 +61,10 @@ ALIASES = {
     "shared": ("n_shared_experts", "num_shared_experts"),
 }
 
-MAX_LAYERS = 1_000          # the deepest published decoders have a few hundred
-MAX_DIM = 10_000_000
-MAX_DIGITS = 30             # a whole number with more digits is out of range, whatever it is
-
-# ---------------------------------------------------------------- refusals
-
-# Model types that are not decoder-only language models (encoders, encoder-decoders, vision or speech towers).
-NOT_DECODERS = frozenset({
-    "t5", "mt5", "umt5", "bart", "mbart", "pegasus", "marian", "whisper", "bert", "roberta", "xlm-roberta",
-    "deberta", "deberta-v2", "distilbert", "electra", "albert", "modernbert", "vit", "clip", "clip_vision_model",
-    "siglip", "siglip_vision_model", "wav2vec2", "hubert", "encoder-decoder", "led", "longt5", "switch_transformers",
-})
-
-# Families whose every layer is recurrent or state-space, with no decoder attention the site models.
-RECURRENT_FAMILIES = {
-    "mamba": "state_space", "mamba2": "state_space", "falcon_mamba": "state_space", "falcon_h1": "state_space",
-    "bamba": "state_space", "zamba": "state_space", "zamba2": "state_space", "granitemoehybrid": "state_space",
-    "plamo2": "state_space", "lfm2": "state_space", "recurrent_gemma": "recurrent", "rwkv": "recurrent",
-    "rwkv5": "recurrent", "rwkv6": "recurrent", "rwkv7": "recurrent", "xlstm": "recurrent",
-    "minimax": "linear_attention",
-}
-
-# The closed list: (field, or prefix ending in "*"; the kind of layer it signals; the model types whose
-# reader models it, tested on a real config). A field present with a value other than null, false, 0,
-# "" or an empty list is either read by its family's reader or refused with code "unmodelled".
-SIGNALS = (
-    ("hybrid_override_pattern", "state_space", ("nemotron_h",)),
-    ("mamba_*", "state_space", ("nemotron_h", "jamba")),
-    ("ssm_*", "state_space", ("nemotron_h",)),
-    ("time_step_*", "state_space", ("nemotron_h",)),
-    ("state_size", "state_space", ()),
-    ("layers_block_type", "state_space", ()),
-    ("attn_layer_period", "state_space", ("jamba",)),
-    ("attn_layer_offset", "state_space", ("jamba",)),
-    ("attn_layer_indices", "state_space", ()),
-    ("hybrid_layer_ids", "state_space", ()),
-    ("block_types", "recurrent", ()),
-    ("conv_L_cache", "state_space", ()),
-    ("linear_attn_config", "linear_attention", ("kimi_linear",)),
-    ("linear_*", "linear_attention", ("qwen3_next",)),
-    ("full_attention_interval", "linear_attention", ("qwen3_next",)),
-    ("attn_type_list", "linear_attention", ("minimax_m2",)),   # read: every entry 1 (softmax attention), else refused
-    ("index_topk", "sparse_attention", ("deepseek_v32",)),
-    ("index_n_heads", "sparse_attention", ("deepseek_v32",)),
-    ("index_head_dim", "sparse_attention", ("deepseek_v32",)),
-    ("dense_attention_every_n_layers", "block_sparse_attention", ()),
-    ("blocksparse_*", "block_sparse_attention", ()),
-    ("attention_chunk_size", "chunked_attention", ("llama4_text",)),
-    ("no_rope_layers", "chunked_attention", ("llama4_text",)),
-    ("no_rope_layer_interval", "chunked_attention", ("llama4_text",)),
-    ("cross_attention_layers", "cross_attention", ()),
-    ("add_cross_attention", "cross_attention", ()),
-    ("is_encoder_decoder", "encoder_decoder", ()),
-    ("encoder_layers", "encoder_decoder", ()),
-    ("interleaved_sliding_window", "sliding_pattern", ()),
-    ("global_attn_every_n_layers", "sliding_pattern", ()),
-    ("attention_window", "sliding_pattern", ()),
-    ("num_nextn_predict_layers", "mtp", ("deepseek_v3", "deepseek_v32", "glm4_moe")),
-    # MiniMax M2 declares MTP modules without their shape: recognised (plain decode neither loads nor runs
-    # them), counted in mtp_declared, not sized
-    ("mtp_*", "mtp", ("minimax_m2",)),
-    ("use_mtp", "mtp", ("minimax_m2",)),
-    ("num_mtp_modules", "mtp", ("minimax_m2",)),
-    ("moe_layers", "moe_pattern", ("llama4_text",)),
-    ("interleave_moe_layer_step", "moe_pattern", ("llama4_text",)),
-    ("expert_layer_period", "moe_pattern", ("jamba",)),
-    ("expert_layer_offset", "moe_pattern", ("jamba",)),
-    ("zero_expert_num", "moe_pattern", ()),
-    ("moe_num_shared_experts", "moe_pattern", ()),
-)
-
-# layer_types values: the attention kind each names, and the families whose reader models it.
-LAYER_TYPES = {
-    "full_attention": (None, None),
-    "sliding_attention": (None, None),
-    "linear_attention": ("linear_attention", ("qwen3_next",)),
-    "chunked_attention": ("chunked_attention", ("llama4_text",)),
-    "mamba": ("state_space", ()),
-    "conv": ("state_space", ()),
-    "attention": ("state_space", ()),     # GraniteMoeHybrid's name for its attention layers among Mamba ones
-}
 
 # Which kinds of layer the site models, for the pages and the "your config.json" note (HANDOFF-19.md).
 MODELLED_KINDS = ("full", "sliding", "chunked", "latent", "sparse_latent", "linear", "kda", "mamba2", "mamba", "mtp",
                   "moe_shared")
-
-
-class ConfigError(ValueError):
-    """A config the model cannot read; `field` names the field that is missing, wrong or not modelled.
-
-    `code` and `params` let a caller say the same in the reader's language
-    (the list of codes and their parameters: HANDOFF-19.md).
-    """
-
-    def __init__(self, field_name: str, problem: str, code: str = "invalid", **params):
-        self.field, self.code, self.params = field_name, code, params
-        super().__init__(f"config.json, field '{field_name}': {problem}")
-
-
-def _present(value) -> bool:
-    return value not in (None, False, 0, "", [], {}) and not (isinstance(value, float) and value == 0)
-
-
-def _text(value, field_name: str) -> str:
-    if not isinstance(value, str):
-        raise ConfigError(field_name, f"expected text, got {type(value).__name__}", "not_text")
-    return value
-
-
-def text_config(config: dict) -> dict:
-    """The language model's part of a config: multimodal ones nest it under text_config."""
-    if not isinstance(config, dict):
-        raise ConfigError("(top level)", "expected a JSON object", "not_config")
-    if config.get("model_type") is not None:
-        _text(config["model_type"], "model_type")
-    inner = config.get("text_config")
-    if inner is not None and not isinstance(inner, dict):
-        raise ConfigError("text_config", "expected a JSON object", "not_object")
-    if isinstance(inner, dict):
-        merged = {k: v for k, v in config.items() if k in ("torch_dtype", "dtype", "quantization_config")}
-        merged.update(inner)
-        config = merged
-        if config.get("model_type") is not None:
-            _text(config["model_type"], "text_config.model_type")
-    out = dict(FAMILY_DEFAULTS.get(config.get("model_type"), {}))
-    out.update({k: v for k, v in config.items() if v is not None})
-    return out
-
-
-def family(c: dict) -> str:
-    return c.get("model_type") or ""
-
-
-# ------------------------------------------------------------- typed reads
-
-
-def _number_text(value) -> str:
-    return "a list" if isinstance(value, list) else "an object" if isinstance(value, dict) else repr(value)[:40]
-
-
-def _int(c: dict, name: str, default=None, lo: int = 1, hi: int = MAX_DIM, label: str | None = None) -> int:
-    """A whole number in [lo, hi]; 4096.0 is one, "4096", true, NaN, a list are not (field named)."""
-    label = label or name
-    value = c.get(name, default)
-    if value is None:
-        raise ConfigError(label, "missing", "missing")
-    if isinstance(value, float) and math.isfinite(value) and value.is_integer():
-        value = int(value)  # 4096.0 is a whole number too
-    if isinstance(value, float) and math.isinf(value):
-        raise ConfigError(label, f"must be between {lo} and {hi}, got {value}", "range", lo=lo, hi=hi)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ConfigError(label, f"expected a whole number, got {_number_text(value)}", "not_integer")
-    if not lo <= value <= hi:
-        raise ConfigError(label, f"must be between {lo} and {hi}, got {str(value)[:20]}", "range", lo=lo, hi=hi)
-    return value
-
-
-def _bool(c: dict, name: str, default: bool = False) -> bool:
-    """true or false; the string "false" is not false (it would read as true), so it is refused."""
-    value = c.get(name, default)
-    if not isinstance(value, bool):
-        raise ConfigError(name, f"expected true or false, got {_number_text(value)}", "not_bool")
-    return value
-
-
-def _layer_list(c: dict, name: str, layers: int, base: int = 0) -> list:
-    """A list of layer numbers (0-based, or 1-based with base=1), each naming a layer of the model."""
-    value = c.get(name)
-    if not isinstance(value, list) or not all(isinstance(i, int) and not isinstance(i, bool) for i in value):
-        raise ConfigError(name, f"expected a list of layer numbers, got {_number_text(value)}", "not_layer_list")
-    for i in value:
-        if not base <= i < layers + base:
-            raise ConfigError(name, f"layer {i} is outside {base}..{layers - 1 + base}", "layer_index",
-                              index=i, lo=base, hi=layers - 1 + base)
-    return [i - base for i in value]
-
-
-def _first(c: dict, names: tuple):
-    for n in names:
-        if c.get(n) is not None:
-            return n
-    return None
-
-
-BOOLS = ("tie_word_embeddings", "attention_bias", "mlp_bias", "use_sliding_window", "use_qk_norm", "use_conv_bias",
-         "use_bias", "mamba_conv_bias", "mamba_proj_bias")
-# Optional whole-number fields and their smallest sensible value, checked before they steer the layer pattern.
-OPTIONAL_INTS = {"first_k_dense_replace": 0, "decoder_sparse_step": 1, "moe_layer_freq": 1,
-                 "n_shared_experts": 0, "num_shared_experts": 0, "shared_expert_intermediate_size": 1, "q_lora_rank": 1,
-                 "max_window_layers": 0, "num_nextn_predict_layers": 0, "interleave_moe_layer_step": 1}
-
-
-def _check_types(c: dict) -> None:
-    """Refuse values of the wrong type in every field the reader uses, before any arithmetic."""
-    for name in BOOLS:
-        if name in c:
-            _bool(c, name)
-    for name, lo in OPTIONAL_INTS.items():
-        if c.get(name) is not None:
-            c[name] = _int(c, name, lo=lo)
-    if c.get("sliding_window_pattern") is not None:
-        if isinstance(c["sliding_window_pattern"], str):    # "LLLG" (EXAONE 4): another way to write a pattern
-            raise ConfigError("sliding_window_pattern", "a pattern written as text is not modelled", "unmodelled",
-                              kind="sliding_pattern", fields="sliding_window_pattern")
-        c["sliding_window_pattern"] = _int(c, "sliding_window_pattern")
-    for name in ("architectures",):
-        value = c.get(name)
-        if value is not None and not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
-            raise ConfigError(name, f"expected a list of names, got {_number_text(value)}", "not_text_list")
-    for name in ("_name_or_path", "torch_dtype", "dtype"):
-        if c.get(name) is not None:
-            _text(c[name], name)
-
-
-def _signal_matches(field_name: str, pattern: str) -> bool:
-    return field_name.startswith(pattern[:-1]) if pattern.endswith("*") else field_name == pattern
-
-
-def refusal(config: dict) -> None:
-    """Raise the ConfigError that refuses a config whose layers are not all modelled (checked before anything else).
-
-    Checks, in order: a model type that is no decoder, a recurrent family, then every field of SIGNALS
-    present in the config but not read by its family's reader, then layer_types values.
-    """
-    c = text_config(config)
-    fam = family(c)
-    outer = config if isinstance(config, dict) else {}
-    if fam in NOT_DECODERS or (outer.get("model_type") in NOT_DECODERS):
-        raise ConfigError("model_type", f"{fam or outer.get('model_type')} is not a decoder-only language model",
-                          "not_decoder", model_type=fam or outer.get("model_type"))
-    if fam in RECURRENT_FAMILIES:
-        raise ConfigError("model_type", f"{fam}: {RECURRENT_FAMILIES[fam]} layers are not modelled", "unmodelled",
-                          kind=RECURRENT_FAMILIES[fam], fields="model_type")
-    fields = {k: v for k, v in outer.items() if k not in ("text_config", "vision_config", "audio_config")}
-    fields.update(c)
-    by_kind: dict = {}
-    for name, value in fields.items():
-        if not _present(value):
-            continue
-        for pattern, kind, families in SIGNALS:     # the first pattern that matches decides
-            if _signal_matches(name, pattern):
-                if fam not in families:
-                    by_kind.setdefault(kind, []).append(name)
-                break
-    if by_kind:
-        kind, names = next(iter(by_kind.items()))
-        raise ConfigError(names[0], f"{', '.join(sorted(names))} describe {kind} layers, which are not modelled"
-                          f" for model_type {fam or '(none)'}", "unmodelled", kind=kind, fields=", ".join(sorted(names)))
-    types = c.get("layer_types")
-    if isinstance(types, list):
-        for t in types:
-            known = LAYER_TYPES.get(t) if isinstance(t, str) else None
-            if known and known[0] and fam not in known[1]:
-                raise ConfigError("layer_types", f"{t} layers are not modelled for model_type {fam or '(none)'}",
-                                  "unmodelled", kind=known[0], fields="layer_types")
-
 
 # ---------------------------------------------------------------- mixers
 
