@@ -1,7 +1,7 @@
 """Models built from config.json against hand derivations and published model-card totals.
 
 Every expected number here is written out from the config values (quoted in
-the comments) with the textbook formulas, independently of calculators/layers.py:
+the comments) with the textbook formulas, independently of calculators/arch/layers.py:
 a gated MLP has 3 x hidden x intermediate weights, attention has q, k, v, o
 projections, a batch of B tokens touches E(1 - (1 - k/E)^B) of E experts.
 """
@@ -70,6 +70,13 @@ KV_BY_HAND = {
     "gpt-oss-20b": 12 * 2 * 8 * 64 * 2,
     # MLA: (kv_lora_rank 512 + rope 64) x 61 layers x 2 bytes, no factor 2
     "deepseek-v3": 61 * (512 + 64) * 2,
+    # DeepSeek sparse attention: the latent plus the indexer key (128 FP8 values + one FP32 scale)
+    "deepseek-v3.2": 61 * ((512 + 64) * 2 + 128 + 4),
+    # hybrids: only the attention layers keep a cache per token (12 of 48; 10 of 118)
+    "qwen3-next-80b-a3b": 12 * 2 * 2 * 256 * 2,
+    "nemotron-h-56b": 10 * 2 * 8 * 128 * 2,
+    # Llama 4: at long context only the 12 global layers grow; the 36 chunked ones stop at 8,192 tokens
+    "llama-4-maverick": 12 * 2 * 8 * 128 * 2,
 }
 
 
@@ -238,8 +245,9 @@ def test_qwen_mlp_only_layers_and_sparse_step():
     (lambda c: c.update(num_hidden_layers=10**9), "num_hidden_layers", "between 1"),
     (lambda c: c.update(num_attention_heads="64"), "num_attention_heads", "whole number"),
     (lambda c: c.update(layer_types=["sliding_attention"] * 3), "layer_types", "lists 3 layers"),
-    (lambda c: c.update(layer_types=["linear_attention"] * 36), "layer_types", "unknown attention types"),
-    (lambda c: c.update(quantization_config={"quant_method": "awq"}), "quantization_config", "not supported"),
+    (lambda c: c.update(layer_types=["frobnicated_attention"] * 36), "layer_types", "unknown attention types"),
+    (lambda c: c.update(layer_types=["linear_attention"] * 36), "layer_types", "not modelled"),
+    (lambda c: c.update(quantization_config={"quant_method": "awq"}), "quantization_config.quant_method", "not supported"),
     (lambda c: c.pop("num_experts_per_tok") and c.pop("experts_per_token"), "num_experts_per_tok", "missing"),
 ])
 def test_bad_configs_name_the_field(edit, field_name, message):

@@ -56,7 +56,7 @@ BAD_INPUTS = [
     ("JSON, not a config", '{"name": "my model", "layers": 3}', "not_config"),
     ("JSON list", "[1, 2, 3]", "not_config"),
     ("missing field", _edit(intermediate_size=None), "missing"),
-    ("unsupported architecture", '{"model_type": "mamba", "num_hidden_layers": 64, "hidden_size": 2560}', "unsupported"),
+    ("unsupported architecture", '{"model_type": "frobnicator", "num_hidden_layers": 64, "hidden_size": 2560}', "unsupported"),
     ("unsupported quantization", _edit(quantization_config={"quant_method": "awq", "bits": 4}), "unsupported_quant"),
     ("zero size", _edit(hidden_size=0), "range"),
     ("negative size", _edit(num_attention_heads=-64), "range"),

@@ -1,18 +1,35 @@
-"""Per-layer specs: one small frozen class per attention kind and per MLP kind.
+"""Per-layer specs: one small frozen class per mixer kind and per MLP kind.
 
-A model is a list of `Layer`s (calculators/arch/architecture.py builds it from a
+A model is a list of `Layer`s (calculators/arch/config.py builds it from a
 Hugging Face config.json). Each spec answers for itself: how many bytes one
-token adds to its KV cache, how many tokens it keeps for a context, how many
-parameters it stores per tensor group, how many of them a batch reads, and
-the attention arithmetic per token. The contract is written down as two
-abstract base classes, `AttentionSpec` and `MLPSpec`: adding an attention or
-MLP kind means adding a subclass that implements every method (Python refuses
-to build one that does not), never an `if kind == ...` in the callers (the
-pattern of vLLM's kv_cache_interface.py).
+token adds to its cache, how many tokens it keeps for a context, how many
+bytes of that cache one decode step reads, how much fixed state it holds per
+request, how many parameters it stores per tensor group, how many of them a
+batch reads, which tensor-parallel degrees can split it, and the arithmetic
+per token. The contract is written down as two abstract base classes,
+`AttentionSpec` (every token mixer: attention of any kind, linear attention,
+state-space mixers) and `MLPSpec`: adding a kind means adding a subclass that
+implements every abstract method (Python refuses to build one that does not),
+never an `if kind == ...` in the callers (the pattern of vLLM's
+kv_cache_interface.py).
 
-Parameter groups (the keys of `params()`): "attention", "router", "experts",
-"shared_experts", "dense_mlp", "norms". The embedding and lm_head groups
-belong to the model, not to a layer.
+Two kinds of memory per request:
+- a cache per token (`kv_bytes_per_token` x `cached_tokens(context)`): full,
+  sliding-window, chunked and latent attention, the sparse-attention indexer;
+- a fixed state per request (`state_bytes()`): the convolution and recurrent
+  state of linear-attention and state-space layers, the same at any context.
+  A decode step reads that state and writes it back (`state_traffic_bytes()`).
+
+Parameter groups (the keys of `params()`): "attention" (every mixer's
+weights), "router", "experts", "shared_experts", "dense_mlp", "norms". The
+embedding and lm_head groups belong to the model, not to a layer.
+
+This module holds the contract, the attention kinds and `Layer`;
+calculators/arch/recurrent.py the mixers with a fixed state per request
+(Gated DeltaNet, Kimi Delta Attention, Mamba, Mamba-2); calculators/arch/mlp.py
+the MLP kinds (re-exported here). Sources of the tensor shapes are cited per
+class; hand derivations of every count, written independently of these
+modules, are in tests/test_architecture.py and tests/test_hybrid_architectures.py.
 """
 
 from __future__ import annotations
@@ -20,20 +37,33 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 
+from .mlp import DenseMLP, MLPSpec, MoEMLP, NoMLP  # noqa: F401  (the MLP kinds, re-exported)
 from .precision import BF16, FP8, Precision, get
 
+# A tensor-parallel rule: (config field, its value, how a TP degree must relate to it).
+DIVIDES = "divides"                      # the degree divides the count (heads split evenly)
+DIVIDES_OR_MULTIPLE = "divides_or_multiple"   # the degree divides the count, or is a multiple of it (KV heads replicated)
 
-# ----------------------------------------------------------------- attention
+
+def tp_rule_holds(tp: int, count: int, rule: str) -> bool:
+    """Can `tp` devices split `count` heads under `rule` (vLLM's checks on heads and KV heads)?"""
+    if rule == DIVIDES:
+        return count % tp == 0
+    return count % tp == 0 or tp % count == 0
+
+
+# ----------------------------------------------------------------- mixers
 
 
 class AttentionSpec(ABC):
-    """What every attention kind answers for one layer."""
+    """What every token mixer answers for one layer (attention, linear attention, state-space)."""
 
-    kind: str = ""                       # how the kind is named in summaries ("full", "sliding", "latent")
+    kind: str = ""                       # how the kind is named in summaries ("full", "sliding", "latent", ...)
+    window_resets: bool = False          # a window that restarts at fixed boundaries (chunks), not one that slides
 
     @abstractmethod
     def kv_bytes_per_token(self, kv_precision: str | Precision) -> float:
-        """Bytes one more token adds to this layer's cache (while it grows)."""
+        """Bytes one more token adds to this layer's cache (while it grows); 0 without a per-token cache."""
 
     @abstractmethod
     def cached_tokens(self, context: int) -> int:
@@ -42,19 +72,48 @@ class AttentionSpec(ABC):
     @property
     @abstractmethod
     def max_cached_tokens(self) -> int | None:
-        """The most tokens the layer ever keeps (a window), or None: every token of the context."""
+        """The most tokens the layer ever keeps (a window or chunk; 0 for none), or None: every token of the context."""
 
     def kv_bytes(self, context: int, kv_precision: str | Precision) -> float:
         return self.cached_tokens(context) * self.kv_bytes_per_token(kv_precision)
 
+    def kv_read_terms(self, kv_precision: str | Precision) -> tuple[float, int, float]:
+        """How a decode step reads the cache: (bytes scanned per kept token, tokens read in full rows
+        besides, bytes per such row). Default: every kept token whole, (bytes per token, 0, 0)."""
+        return self.kv_bytes_per_token(kv_precision), 0, 0.0
+
+    def kv_read_bytes(self, context: int, kv_precision: str | Precision) -> float:
+        """Bytes of its per-token cache one decode step reads for one request (default: all it keeps)."""
+        scan, rows, row = self.kv_read_terms(kv_precision)
+        kept = self.cached_tokens(context)
+        return kept * scan + min(rows, kept) * row
+
+    def state_bytes(self) -> float:
+        """Fixed state held per request, whatever the context (convolution + recurrent state); 0 by default."""
+        return 0.0
+
+    def state_traffic_bytes(self) -> float:
+        """Bytes of state one decode step moves per request: the state is read and written back."""
+        return 2.0 * self.state_bytes()
+
     def grows_at(self, context: int | None) -> bool:
         """Does one more token at this context add to the cache? (None: at long context.)"""
+        if self.kv_bytes_per_token(BF16) == 0:
+            return False
         limit = self.max_cached_tokens
         return limit is None or (context is not None and context <= limit)
 
     @abstractmethod
     def kv_shards(self, devices: int) -> int:
-        """Into how many distinct parts `devices` tensor-parallel devices split this layer's cache."""
+        """Into how many distinct parts `devices` tensor-parallel devices split this layer's per-token cache."""
+
+    def state_shards(self, devices: int) -> int:
+        """Into how many distinct parts `devices` tensor-parallel devices split this layer's fixed state."""
+        return 1
+
+    @abstractmethod
+    def tp_rules(self) -> tuple:
+        """(config field, count, rule) a tensor-parallel degree must satisfy for this layer (see DIVIDES)."""
 
     @abstractmethod
     def params(self) -> dict:
@@ -62,7 +121,40 @@ class AttentionSpec(ABC):
 
     @abstractmethod
     def flops_per_token(self, context: int) -> float:
-        """Attention arithmetic for one new token against `context` earlier tokens."""
+        """Mixer arithmetic for one new token against `context` earlier tokens."""
+
+    def summary_params(self) -> dict:
+        """The numbers a one-line summary of this kind names (a window, a chunk, top-k); none by default."""
+        return {}
+
+
+@dataclass(frozen=True)
+class NoMixer(AttentionSpec):
+    """A layer without a token mixer: Nemotron-H's MLP-only blocks ('-' in hybrid_override_pattern)."""
+
+    kind = "none"
+
+    def kv_bytes_per_token(self, kv_precision: str | Precision) -> float:
+        return 0.0
+
+    def cached_tokens(self, context: int) -> int:
+        return 0
+
+    @property
+    def max_cached_tokens(self) -> int | None:
+        return 0
+
+    def kv_shards(self, devices: int) -> int:
+        return 1
+
+    def tp_rules(self) -> tuple:
+        return ()
+
+    def params(self) -> dict:
+        return {}
+
+    def flops_per_token(self, context: int) -> float:
+        return 0.0
 
 
 @dataclass(frozen=True)
@@ -76,6 +168,8 @@ class FullAttention(AttentionSpec):
     bias: bool = False         # q/k/v/o biases (gpt-oss)
     qk_norm: int = 0           # parameters of q/k norms (Qwen3, MiniMax, Gemma 3)
     sinks: bool = False        # one learned sink logit per query head (gpt-oss)
+    output_gate: bool = False  # q_proj also yields a per-head output gate (Qwen3-Next: heads x head_dim x 2)
+    qkv_bias_only: bool = False  # biases on q, k, v but not on o (GLM-4.5's attention_bias)
 
     kind = "full"
 
@@ -94,15 +188,19 @@ class FullAttention(AttentionSpec):
         return None
 
     def kv_shards(self, devices: int) -> int:
-        """Tensor parallelism splits KV heads; beyond their count heads are replicated."""
+        """Tensor parallelism splits KV heads; beyond their count heads are replicated (each device keeps one)."""
         return min(devices, self.kv_heads)
+
+    def tp_rules(self) -> tuple:
+        return (("num_attention_heads", self.query_heads, DIVIDES),
+                ("num_key_value_heads", self.kv_heads, DIVIDES_OR_MULTIPLE))
 
     def params(self) -> dict:
         q = self.query_heads * self.head_dim
         kv = self.kv_heads * self.head_dim
-        n = self.hidden * (q + 2 * kv) + q * self.hidden
+        n = self.hidden * ((2 * q if self.output_gate else q) + 2 * kv) + q * self.hidden
         if self.bias:
-            n += q + 2 * kv + self.hidden
+            n += q + 2 * kv + (0 if self.qkv_bias_only else self.hidden)
         if self.sinks:
             n += self.query_heads
         return {"attention": n + self.qk_norm}
@@ -120,12 +218,43 @@ class SlidingWindowAttention(FullAttention):
 
     kind = "sliding"
 
+    def summary_params(self) -> dict:
+        return {"window": self.window}
+
     def cached_tokens(self, context: int) -> int:
         return min(context, self.window)
 
     @property
     def max_cached_tokens(self) -> int | None:
         return self.window
+
+
+@dataclass(frozen=True)
+class ChunkedAttention(FullAttention):
+    """Chunked local attention (Llama 4): a token attends only to the tokens of its own chunk of `chunk` tokens.
+
+    The window resets at every chunk boundary, so a layer never keeps more than
+    `chunk` tokens; within a chunk it keeps (and a step reads) the tokens since
+    the boundary. Sizes here take the largest case, a full chunk, min(context,
+    chunk): the memory a request needs at some step of a long answer, and the
+    most a step reads. (transformers Llama4TextConfig: layer_types
+    "chunked_attention", attention_chunk_size; vLLM ChunkedLocalAttentionSpec.)
+    """
+
+    chunk: int = field(kw_only=True)
+
+    kind = "chunked"
+    window_resets = True
+
+    def summary_params(self) -> dict:
+        return {"chunk": self.chunk}
+
+    def cached_tokens(self, context: int) -> int:
+        return min(context, self.chunk)
+
+    @property
+    def max_cached_tokens(self) -> int | None:
+        return self.chunk
 
 
 @dataclass(frozen=True)
@@ -152,12 +281,15 @@ class LatentAttention(AttentionSpec):
     def kv_values_per_token(self) -> int:
         return self.kv_lora_rank + self.qk_rope_head_dim
 
-    def kv_bytes_per_token(self, kv_precision: str | Precision) -> float:
+    def latent_bytes_per_token(self, kv_precision: str | Precision) -> float:
         kv = get(kv_precision)
         if kv is FP8:  # the published FP8 MLA layout (see the class docstring)
             scales = 4 * self.kv_lora_rank / self.FP8_SCALE_BLOCK
             return self.kv_lora_rank + scales + self.qk_rope_head_dim * BF16.bytes
         return self.kv_values_per_token() * kv.bytes
+
+    def kv_bytes_per_token(self, kv_precision: str | Precision) -> float:
+        return self.latent_bytes_per_token(kv_precision)
 
     def cached_tokens(self, context: int) -> int:
         return context
@@ -169,6 +301,9 @@ class LatentAttention(AttentionSpec):
     def kv_shards(self, devices: int) -> int:
         """The latent serves every head, so each tensor-parallel device keeps all of it."""
         return 1
+
+    def tp_rules(self) -> tuple:
+        return (("num_attention_heads", self.query_heads, DIVIDES),)
 
     def params(self) -> dict:
         h, heads = self.hidden, self.query_heads
@@ -187,99 +322,51 @@ class LatentAttention(AttentionSpec):
         return 2 * self.query_heads * (2 * self.kv_lora_rank + self.qk_rope_head_dim) * context
 
 
-# ----------------------------------------------------------------------- MLP
-
-
-class MLPSpec(ABC):
-    """What every MLP kind answers for one layer."""
-
-    @abstractmethod
-    def params(self) -> dict:
-        """Parameters per tensor group."""
-
-    @abstractmethod
-    def read_params(self, batch: int) -> dict:
-        """Parameters a decode step for `batch` tokens reads, per tensor group."""
-
-    @abstractmethod
-    def active_params(self) -> dict:
-        """Parameters one token multiplies with, per tensor group."""
-
-    @abstractmethod
-    def expert_share(self, batch: int) -> float | None:
-        """Share of the routed experts a batch touches; None without routed experts."""
-
-
 @dataclass(frozen=True)
-class DenseMLP(MLPSpec):
-    """A gated MLP (gate, up, down): every parameter is read by every token."""
+class SparseLatentAttention(LatentAttention):
+    """DeepSeek Sparse Attention (V3.2): MLA whose decode step reads only the `index_topk` tokens an indexer picks.
 
-    hidden: int
-    intermediate: int
-    bias: bool = False
-
-    def params(self) -> dict:
-        n = 3 * self.hidden * self.intermediate
-        if self.bias:
-            n += 2 * self.intermediate + self.hidden
-        return {"dense_mlp": n}
-
-    def read_params(self, batch: int) -> dict:
-        return self.params()
-
-    def active_params(self) -> dict:
-        return self.params()
-
-    def expert_share(self, batch: int) -> float | None:
-        return None
-
-
-@dataclass(frozen=True)
-class MoEMLP(MLPSpec):
-    """Routed experts (k of E per token), optional always-on shared experts, a router.
-
-    A batch of B tokens touches, under uniform routing, E(1 - (1 - k/E)^B)
-    distinct experts on average: the expected number of experts that at least
-    one token picks. So a batch of 32 on 128 experts with k = 8 reads 87 % of
-    them, and batching saves much less than on a dense model.
+    Per token and layer the cache holds the MLA latent and the indexer's key:
+    `index_head_dim` FP8 values plus one FP32 scale per 128 (128 + 4 = 132
+    bytes for V3.2), whatever the KV precision (DeepSeek-V3.2-Exp
+    inference/model.py, Indexer: k_cache float8_e4m3fn, k_scale_cache
+    float32; vLLM DeepseekV32IndexerCache, head_size 132, uint8). A step
+    scores every cached indexer key, then reads min(top-k, context) latent
+    rows. The indexer's weights (wq_b q_lora -> heads x dim, wk hidden -> dim,
+    k_norm a LayerNorm with bias, weights_proj hidden -> heads) are counted
+    with the attention group (weights_proj is BF16 in the checkpoint, the rest
+    FP8: 0.46 M parameters per layer counted at the group's precision).
     """
 
-    hidden: int
-    expert_intermediate: int
-    experts: int
-    active: int
-    shared_experts: int = 0
-    shared_intermediate: int = 0
-    expert_bias: bool = False    # gate_up and down biases per expert (gpt-oss)
-    router_bias: bool = False    # a router bias or score-correction bias per expert
+    index_heads: int = field(kw_only=True)
+    index_head_dim: int = field(kw_only=True)
+    index_topk: int = field(kw_only=True)
 
-    def expert_params(self) -> int:
-        n = 3 * self.hidden * self.expert_intermediate
-        if self.expert_bias:
-            n += 2 * self.expert_intermediate + self.hidden
-        return n
+    kind = "sparse_latent"
+    INDEX_SCALE_BLOCK = 128
+
+    def summary_params(self) -> dict:
+        return {"topk": self.index_topk}
+
+    def indexer_bytes_per_token(self) -> float:
+        return self.index_head_dim * FP8.bytes + 4 * self.index_head_dim / self.INDEX_SCALE_BLOCK
+
+    def kv_bytes_per_token(self, kv_precision: str | Precision) -> float:
+        return self.latent_bytes_per_token(kv_precision) + self.indexer_bytes_per_token()
+
+    def kv_read_terms(self, kv_precision: str | Precision) -> tuple[float, int, float]:
+        """Every indexer key, then the latent rows of the top-k tokens."""
+        return self.indexer_bytes_per_token(), self.index_topk, self.latent_bytes_per_token(kv_precision)
 
     def params(self) -> dict:
-        return {
-            "router": self.experts * self.hidden + (self.experts if self.router_bias else 0),
-            "experts": self.experts * self.expert_params(),
-            "shared_experts": self.shared_experts * 3 * self.hidden * self.shared_intermediate,
-        }
+        mla = super().params()["attention"]
+        d, n = self.index_head_dim, self.index_heads
+        indexer = (self.q_lora_rank or 0) * n * d + self.hidden * d + 2 * d + self.hidden * n
+        return {"attention": mla + indexer}
 
-    def expert_share(self, batch: int) -> float:
-        """Expected share of routed experts a batch touches: 1 - (1 - k/E)^B."""
-        return 1.0 - (1.0 - self.active / self.experts) ** batch
-
-    def read_params(self, batch: int) -> dict:
-        p = self.params()
-        p["experts"] = self.experts * self.expert_share(batch) * self.expert_params()
-        return p
-
-    def active_params(self) -> dict:
-        """What one token multiplies with: k experts, the shared ones, the router."""
-        p = self.params()
-        p["experts"] = self.active * self.expert_params()
-        return p
+    def flops_per_token(self, context: int) -> float:
+        """The indexer scores every cached key (2 FLOP per head, dim and token); MLA attends to the top-k."""
+        return 2 * self.index_heads * self.index_head_dim * context + super().flops_per_token(min(self.index_topk, context))
 
 
 # --------------------------------------------------------------------- layer
@@ -287,7 +374,7 @@ class MoEMLP(MLPSpec):
 
 @dataclass(frozen=True)
 class Layer:
-    """One decoder layer: an attention spec, an MLP spec and its norm weights."""
+    """One decoder layer: a mixer spec, an MLP spec and its norm weights."""
 
     attention: AttentionSpec
     mlp: MLPSpec

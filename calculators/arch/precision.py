@@ -14,7 +14,16 @@ from dataclasses import dataclass
 
 
 class PrecisionError(ValueError):
-    """A precision or quantization method the model does not know."""
+    """A precision or quantization method the model does not know.
+
+    `field`, `code` and `params` say it as the config reader's errors do (calculators/arch/config.py
+    turns them into a ConfigError): "unsupported_dtype" (dtype, known), "unsupported_quant" (method,
+    known), "unsupported_block" (block, known), "not_text", "not_object", "not_text_list".
+    """
+
+    def __init__(self, message: str, field: str = "quantization_config", code: str = "invalid", **params):
+        self.field, self.code, self.params = field, code, params
+        super().__init__(message)
 
 
 @dataclass(frozen=True)
@@ -86,7 +95,7 @@ def bytes_per_value(precision: str | Precision) -> float:
 GROUPS = ("embeddings", "attention", "router", "experts", "shared_experts", "dense_mlp", "norms", "lm_head")
 
 # torch dtype names in configs -> our precisions
-_DTYPES = {"bfloat16": BF16, "float16": FP16, "float32": FP32}
+DTYPES = {"bfloat16": BF16, "float16": FP16, "float32": FP32}
 
 # Module names in `modules_to_not_convert` -> the group they belong to. Matched
 # against the last dotted part of a pattern ("model.layers.*.mlp.router" -> router).
@@ -94,10 +103,21 @@ _MODULE_GROUPS = {"self_attn": "attention", "router": "router", "gate": "router"
                   "e_score_correction_bias": "router", "embed_tokens": "embeddings", "lm_head": "lm_head"}
 
 
+def _show(value) -> str:
+    """A config value as a message may quote it: short, never Python's repr of a list or None."""
+    return str(value)[:40] if isinstance(value, (str, int, float)) and not isinstance(value, bool) else type(value).__name__
+
+
 def _fp8(q: dict) -> tuple[Precision, tuple, tuple]:
-    block = tuple(q.get("weight_block_size") or ())
+    raw = q.get("weight_block_size") or ()
+    if not isinstance(raw, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in raw):
+        raise PrecisionError(f"FP8 weight_block_size must be a list of whole numbers, got {_show(raw)}",
+                             "quantization_config.weight_block_size", "not_layer_list")
+    block = tuple(raw)
     if block not in ((), (128, 128)):
-        raise PrecisionError(f"FP8 block size {list(block)} is not supported (only 128 x 128)")
+        shown = " × ".join(str(v)[:12] for v in block[:3])
+        raise PrecisionError(f"FP8 block size {shown} is not supported (only 128 × 128)",
+                             "quantization_config.weight_block_size", "unsupported_block", block=shown, known="128 × 128")
     # Linear layers are converted. Without a published exception list, the
     # released FP8 checkpoints (DeepSeek V3) keep lm_head and the router gate
     # unconverted, as their README_WEIGHTS.md describes.
@@ -113,11 +133,15 @@ METHODS = {"fp8": _fp8, "mxfp4": _mxfp4}
 
 
 def base_precision(config: dict) -> Precision:
+    field = "torch_dtype" if config.get("torch_dtype") is not None else "dtype"
     dtype = config.get("torch_dtype") or config.get("dtype") or "bfloat16"
+    if not isinstance(dtype, str):
+        raise PrecisionError(f"{field} must be text, got {_show(dtype)}", field, "not_text")
     try:
-        return _DTYPES[dtype]
+        return DTYPES[dtype]
     except KeyError:
-        raise PrecisionError(f"torch_dtype {dtype!r} is not supported; known: {', '.join(_DTYPES)}") from None
+        raise PrecisionError(f"torch_dtype {dtype[:40]!r} is not supported; known: {', '.join(DTYPES)}", field,
+                             "unsupported_dtype", dtype=dtype[:40], known=", ".join(DTYPES)) from None
 
 
 def group_precisions(config: dict, overrides: dict | None = None) -> dict:
@@ -129,12 +153,23 @@ def group_precisions(config: dict, overrides: dict | None = None) -> dict:
     base = base_precision(config)
     out = {g: base for g in GROUPS}
     q = config.get("quantization_config")
-    if q:
+    if q is not None:
+        if not isinstance(q, dict):
+            raise PrecisionError(f"quantization_config must be an object, got {_show(q)}", "quantization_config", "not_object")
         method = q.get("quant_method")
+        if not isinstance(method, str):
+            raise PrecisionError(f"quant_method must be text, got {_show(method)}", "quantization_config.quant_method",
+                                 "not_text")
         if method not in METHODS:
-            raise PrecisionError(f"quantization method {method!r} is not supported; known: {', '.join(METHODS)}")
+            raise PrecisionError(f"quantization method {method[:40]!r} is not supported; known: {', '.join(METHODS)}",
+                                 "quantization_config.quant_method", "unsupported_quant", method=method[:40],
+                                 known=", ".join(METHODS))
         prec, converted, default_skip = METHODS[method](q)
-        skipped = {_MODULE_GROUPS.get(str(m).split(".")[-1]) for m in q.get("modules_to_not_convert") or default_skip}
+        skip = q.get("modules_to_not_convert")
+        if skip is not None and not (isinstance(skip, list) and all(isinstance(m, str) for m in skip)):
+            raise PrecisionError(f"modules_to_not_convert must be a list of names, got {_show(skip)}",
+                                 "quantization_config.modules_to_not_convert", "not_text_list")
+        skipped = {_MODULE_GROUPS.get(m.split(".")[-1]) for m in skip or default_skip}
         for g in converted:
             if g not in skipped:
                 out[g] = prec

@@ -2,11 +2,16 @@
 
 The text is parsed in the reader's browser by the same Python that builds the
 site (nothing is uploaded). Everything that can be wrong with it raises a
-`ByoError` whose `code` and `params` calculators/ui/ turns into a message in
-the reader's language: too large, not JSON, not a model config, an
-unsupported architecture or quantization, a missing field (named), a value out
-of range. Limits keep the worker responsive: the text is capped before it is
-parsed, and architecture.py caps layers and sizes.
+`ByoError` whose `code` and `params` calculators/ui/config_messages.py turns
+into a message in the reader's language: too large, not JSON, not a model
+config, an architecture whose layers are not all modelled (named), an
+unsupported dtype or quantization, a missing field (named), a value out of
+range or of the wrong type (the config reader's ConfigError codes, passed on
+with the field). Any other exception is a bug, not "invalid input": it is not
+caught here, and tests/test_hybrid_architectures.py pastes hostile shapes to
+find one. Limits keep the worker responsive: the text is capped before it is
+parsed, numbers are capped in digits, and the config reader caps layers and
+sizes.
 """
 
 from __future__ import annotations
@@ -15,7 +20,6 @@ import json
 from functools import lru_cache
 
 from ..arch import config as A
-from ..arch import precision as P
 from .catalog import Source
 from .models import Model
 
@@ -37,6 +41,16 @@ READ_KEYS = frozenset({
     "decoder_sparse_step", "moe_layer_freq", "use_routing_bias", "layer_types", "sliding_window",
     "use_sliding_window", "sliding_window_pattern", "kv_lora_rank", "q_lora_rank", "qk_rope_head_dim",
     "qk_nope_head_dim", "v_head_dim", "use_qk_norm", "qk_norm_type", "max_position_embeddings",
+    # hybrid and sparse kinds (calculators/arch/config.py SIGNALS): a link must keep every field that steers a layer
+    "hybrid_override_pattern", "mamba_num_heads", "mamba_head_dim", "n_groups", "ssm_state_size", "conv_kernel",
+    "use_conv_bias", "use_bias", "attention_head_dim", "mamba_ssm_cache_dtype", "mamba_proj_bias",
+    "attn_layer_period", "attn_layer_offset", "expert_layer_period", "expert_layer_offset", "mamba_d_state",
+    "mamba_d_conv", "mamba_expand", "mamba_dt_rank", "mamba_conv_bias", "full_attention_interval",
+    "linear_conv_kernel_dim", "linear_key_head_dim", "linear_num_key_heads", "linear_num_value_heads",
+    "linear_value_head_dim", "linear_attn_config", "num_shared_experts", "num_experts_per_token",
+    "attention_chunk_size", "no_rope_layers", "no_rope_layer_interval", "moe_layers", "interleave_moe_layer_step",
+    "intermediate_size_mlp", "index_topk", "index_n_heads", "index_head_dim", "num_nextn_predict_layers",
+    "max_window_layers", "attn_type_list",
 })
 
 
@@ -58,6 +72,16 @@ def _depth(value, level: int = 0) -> int:
     return level
 
 
+def _int_literal(digits: str):
+    """A JSON whole number; one of more than MAX_DIGITS digits is read as infinity, which every
+    field refuses as out of range (Python refuses to convert more than 4,300 digits at all)."""
+    return int(digits) if len(digits) <= A.MAX_DIGITS else float("inf")
+
+
+def _config_error(e: A.ConfigError) -> ByoError:
+    return ByoError(e.code, field=e.field, **e.params)
+
+
 def parse(text: str) -> dict:
     """The config as a dict, or a ByoError that says why it cannot be one."""
     if len(text) > MAX_CONFIG_CHARS:
@@ -65,30 +89,36 @@ def parse(text: str) -> dict:
     if not text.strip():
         raise ByoError("empty")
     try:
-        cfg = json.loads(text)
+        cfg = json.loads(text.lstrip("\ufeff"), parse_int=_int_literal)
     except json.JSONDecodeError as e:
         raise ByoError("not_json", line=e.lineno, column=e.colno) from None
-    except RecursionError:
-        raise ByoError("not_config") from None
-    if not isinstance(cfg, dict) or _depth(cfg) > MAX_NESTING:
+    except RecursionError:   # nested past the parser's limit: an object is a config nested too deep, anything else no config
+        raise (ByoError("too_deep", max=MAX_NESTING) if text.lstrip("\ufeff \t\r\n").startswith("{")
+               else ByoError("not_config")) from None
+    if not isinstance(cfg, dict):
         raise ByoError("not_config")
+    if _depth(cfg) > MAX_NESTING:
+        raise ByoError("too_deep", max=MAX_NESTING)
     inner = cfg["text_config"] if isinstance(cfg.get("text_config"), dict) else cfg
     if "num_hidden_layers" not in inner and "hidden_size" not in inner:
         raise ByoError("not_config")
-    defaults = A.FAMILY_DEFAULTS.get(inner.get("model_type"), {})
-    missing = [k for k in REQUIRED if inner.get(k) is None and k not in defaults]
+    try:
+        A.refusal(cfg)      # layers the site does not model, named, before anything is read
+        c = A.text_config(cfg)
+    except A.ConfigError as e:
+        raise _config_error(e) from None
+    defaults = A.FAMILY_DEFAULTS.get(c.get("model_type"), {})
+    missing = [k for k in REQUIRED if c.get(k) is None and k not in defaults]
     if missing:
-        raise ByoError("unsupported", model_type=str(inner.get("model_type") or cfg.get("model_type") or "?"),
+        raise ByoError("unsupported", model_type=(c.get("model_type") or cfg.get("model_type") or "?")[:80],
                        missing=", ".join(missing))
-    q = cfg.get("quantization_config") or inner.get("quantization_config")
-    if q is not None and (not isinstance(q, dict) or q.get("quant_method") not in P.METHODS):
-        method = q.get("quant_method") if isinstance(q, dict) else q
-        raise ByoError("unsupported_quant", method=str(method), known=", ".join(P.METHODS))
     return cfg
 
 
 def _name(cfg: dict, arch) -> str:
-    for value in (cfg.get("_name_or_path"), (cfg.get("architectures") or [None])[0], arch.model_type):
+    archs = cfg.get("architectures")
+    first = archs[0] if isinstance(archs, list) and archs else None
+    for value in (cfg.get("_name_or_path"), first, arch.model_type):
         if isinstance(value, str) and value.strip():
             return value.strip()[:80]
     return "config.json"
@@ -101,9 +131,7 @@ def model(text: str) -> Model:
     try:
         arch = A.from_config(cfg)
     except A.ConfigError as e:
-        raise ByoError(e.code, field=e.field, **e.params) from None
-    except (TypeError, ValueError, KeyError, AttributeError, ZeroDivisionError, OverflowError):
-        raise ByoError("invalid") from None
+        raise _config_error(e) from None
     inner = A.text_config(cfg)
     context = inner.get("max_position_embeddings")
     if not isinstance(context, int) or isinstance(context, bool) or not 0 < context <= 100_000_000:

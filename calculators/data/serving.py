@@ -19,6 +19,7 @@ from .sources import DataError, Source
 PATH = "calculators/data/serving.toml"
 SECTIONS = ("efficiency", "acceptance", "measurements", "kv_bandwidth", "allreduce", "fits")
 VENDORS = ("nvidia", "amd")
+OPTIONAL_SECTIONS = ("allocators",)
 
 
 @dataclass(frozen=True)
@@ -124,6 +125,24 @@ class Fit:
     src: Source
 
 
+@dataclass(frozen=True)
+class Allocator:
+    """How an engine's paged allocator lays out cache and state (calculators/perf/engine_memory.py).
+
+    block_tokens: tokens per page of a model with attention layers only; align_tokens and
+    latent_align_tokens: the kernel block alignment that a hybrid model's attention block size is
+    a multiple of (latent: MLA); state_slots: state pages a request holds per state layer."""
+
+    key: str
+    name: str
+    block_tokens: int
+    latent_block_tokens: int
+    align_tokens: int
+    latent_align_tokens: int
+    state_slots: int
+    src: Source
+
+
 @dataclass(frozen=True, eq=False)
 class Serving:
     """The loaded serving data, compared and hashed by identity (as catalog.Catalog)."""
@@ -134,6 +153,7 @@ class Serving:
     kv_bandwidth: dict = field(default_factory=dict)
     allreduce: dict = field(default_factory=dict)
     fits: dict = field(default_factory=dict)
+    allocators: dict = field(default_factory=dict)   # engines' paged allocators (perf/engine_memory.py)
 
     def kv_family(self, device: str) -> KVBandwidth | None:
         """The KV-bandwidth family a device belongs to, or None (a device no measurement calibrates)."""
@@ -251,11 +271,19 @@ def _allreduce(key, raw, cat):
     return AllReduce(key, engines, links, V.positive(e, "tp", V.required(e, raw, "tp", int)), tuple(points), V.source(e, raw))
 
 
+def _allocator(key, raw):
+    e = f"allocators.{key}"
+    count = lambda name: V.positive(e, name, V.required(e, raw, name, int))  # noqa: E731
+    return Allocator(key, V.required(e, raw, "name", str), count("block_tokens"), count("latent_block_tokens"),
+                     count("align_tokens"), count("latent_align_tokens"), count("state_slots"), V.source(e, raw))
+
+
 def parse(raw: dict, cat) -> Serving:
     for section in SECTIONS:
         if section not in raw:
             raise DataError(section, "(section)", "missing")
-        for key, value in raw[section].items():
+    for section in SECTIONS + OPTIONAL_SECTIONS:
+        for key, value in raw.get(section, {}).items():
             V.not_split_key(f"{section}.{key}", value)
     return Serving(
         {k: _efficiency(k, v) for k, v in raw["efficiency"].items()},
@@ -264,6 +292,7 @@ def parse(raw: dict, cat) -> Serving:
         {k: _kv_bandwidth(k, v, cat) for k, v in raw["kv_bandwidth"].items()},
         {k: _allreduce(k, v, cat) for k, v in raw["allreduce"].items()},
         {k: Fit(k, V.required(f"fits.{k}", v, "name", str), V.source(f"fits.{k}", v)) for k, v in raw["fits"].items()},
+        {k: _allocator(k, v) for k, v in raw.get("allocators", {}).items()},
     )
 
 

@@ -51,20 +51,28 @@ class Scheme:
 POWERS_OF_TWO = tuple(2 ** i for i in range(21))
 
 
+def tp_degrees(shape: Shape, limit: int = LIMIT, degrees=POWERS_OF_TWO) -> tuple:
+    """The powers of two up to `limit` that engines can use as a tensor-parallel degree for this shape:
+    each divides the attention (and linear-attention, Mamba) heads, and divides the KV heads or is a
+    multiple of them (vLLM's checks; the shape's tp_rules). Phi-4's 40 heads and 10 KV heads allow 1 and 2."""
+    return tuple(n for n in degrees if n <= limit and shape.tp_ok(n))
+
+
 class TensorParallel(Scheme):
     """Every layer split n ways; KV split by head up to the head count, MLA latent whole on every rank.
 
-    n is a power of two: engines split the attention heads evenly (vLLM requires the head count
-    to be a multiple of the degree), and every catalog model's head count is a multiple of a power
-    of two, never of 3 or 11. So 11 H100 are not a tensor-parallel layout; 16 are."""
+    n is a power of two that the model's heads allow (`tp_degrees`): engines split the attention
+    heads evenly (vLLM requires the head count to be a multiple of the degree, and the KV heads
+    to divide or be divided by it). So 11 H100 are not a tensor-parallel layout; 16 are, for a
+    model with 64 heads; for Phi-4 (10 KV heads) 8 are not."""
 
     key, name = "tp", "tensor parallel"
 
     def layout(self, shape, n, batch):
-        return Deployment(tp=n) if n in POWERS_OF_TWO else None
+        return Deployment(tp=n) if n in POWERS_OF_TWO and shape.tp_ok(n) else None
 
     def candidates(self, shape, batch, limit):
-        return tuple(n for n in POWERS_OF_TWO if n <= limit)
+        return tp_degrees(shape, limit)
 
 
 class PipelineParallel(Scheme):
@@ -91,7 +99,7 @@ class TensorPipeline(Scheme):
 
     def smallest(self, shape, capacity, context, batch, limit=LIMIT):
         best = None
-        for tp in self.degrees:
+        for tp in tp_degrees(shape, limit, self.degrees):
             pp = min_stages(shape, tp, capacity, context, batch)
             if pp is not None and pp <= len(shape.layers) and tp * pp <= limit and (best is None or tp * pp < best.devices):
                 best = Deployment(tp=tp, pp=pp)
@@ -101,19 +109,40 @@ class TensorPipeline(Scheme):
 class DataParallelAttention(Scheme):
     """KV split by request: up to `batch` groups each keep their own requests'
     cache and a copy of the dense weights; experts (if any) split over all
-    devices; beyond `batch` groups, tensor parallel (a power of two) inside each group."""
+    devices; beyond `batch` groups, tensor parallel (a degree the heads allow)
+    inside each group. When no single stage holds it, pipeline stages of such
+    groups: the cache split by layer (stages) and by request (groups), the
+    layout that holds a latent (MLA) cache too large for one device's share,
+    since a latent splits by layer and by request but never by head (Groq's
+    230 MB for DeepSeek V3 at 32K x 8: one layer's latent for one request is
+    37.7 MB). The layout label (TP16×PP61×DP8) says which."""
 
     key, name = "dp-attention", "data-parallel attention"
+    degrees = POWERS_OF_TWO[:11]
 
     def layout(self, shape, n, batch):
         dp = min(batch, n)
-        if n % dp or n // dp not in POWERS_OF_TWO:
+        if n % dp or n // dp not in POWERS_OF_TWO or not shape.tp_ok(n // dp):
             return None
         return Deployment(tp=n // dp, dp=dp, ep=any(l.experts for l in shape.layers))
 
     def candidates(self, shape, batch, limit):
-        """Up to `batch` devices, one group each; beyond, `batch` groups of a power-of-two TP degree."""
-        return tuple(n for n in (*range(1, batch + 1), *(batch * t for t in POWERS_OF_TWO[1:])) if n <= limit)
+        """Up to `batch` devices, one group each; beyond, `batch` groups of a TP degree the heads allow."""
+        return tuple(n for n in (*range(1, batch + 1), *(batch * t for t in tp_degrees(shape, limit)[1:])) if n <= limit)
+
+    def smallest(self, shape, capacity, context, batch, limit=LIMIT):
+        best = super().smallest(shape, capacity, context, batch, limit)
+        if best is not None or batch < 2:
+            return best
+        groups = sorted({d for d in POWERS_OF_TWO if 1 < d < batch} | {batch})
+        for dp in groups:   # pipeline stages of dp groups of tp devices
+            for tp in tp_degrees(shape, limit, self.degrees):
+                pp = min_stages(shape, tp, capacity, context, batch, dp)
+                if pp is None or pp > len(shape.layers) or tp * dp * pp > limit:
+                    continue
+                if best is None or tp * dp * pp < best.devices:
+                    best = Deployment(tp=tp, pp=pp, dp=dp, ep=any(l.experts for l in shape.layers))
+        return best
 
 
 SCHEMES = (TensorParallel(), PipelineParallel(), TensorPipeline(), DataParallelAttention())
@@ -176,27 +205,31 @@ def _per_scheme(shape, capacity, context, batch, limit):
     return tuple(out)
 
 
+# NEVER_LATENT is no longer returned: a latent cache splits by layer and by request (PipelineDataParallel),
+# so its size per request never binds; the name stays until calculators/ui drops its message (HANDOFF-19.md).
 NEVER_LATENT, NEVER_LAYER, NEVER_LIMIT = "latent", "layer", "limit"
 
 
 def never_kind(shape: Shape, capacity: float, context: int, batch: int) -> tuple[str, float]:
-    """Why no scheme fits, as a kind and the bytes of the piece too large (the reader's language is the caller's)."""
-    piece = max(l.kv_bytes(context) for l in shape.layers) if shape.layers else 0.0
-    per_request = shape.kv_bytes(context)
-    if shape.mla and per_request > capacity:
-        return NEVER_LATENT, per_request
+    """Why no scheme fits, as a kind and the bytes of the piece too large (the reader's language is the caller's).
+
+    The smallest piece no layout splits is one layer's cache and state for one request, split by
+    head as far as the heads go (a latent is not split by head: it is whole on every rank):
+    "layer" when that exceeds a device, "limit" otherwise (the search stops at LIMIT devices).
+    """
+    heads = 1 if shape.mla else shape.kv_heads
+    piece = max((l.kv_bytes(context) / heads + l.state_bytes / (l.state_heads or 1) for l in shape.layers), default=0.0)
     if piece > capacity:
         return NEVER_LAYER, piece
     return NEVER_LIMIT, 0.0
 
 
 def never_reason(shape: Shape, capacity: float, context: int, batch: int) -> str:
-    """Why no scheme fits: the smallest indivisible piece is larger than a device."""
+    """Why no scheme fits: the smallest indivisible piece is larger than a device, or the search limit."""
     kind, piece = never_kind(shape, capacity, context, batch)
-    if kind == NEVER_LATENT:
-        return f"one request's latent KV cache ({piece:.3g} B) exceeds a device ({capacity:.3g} B) and cannot be split by head"
     if kind == NEVER_LAYER:
-        return f"one layer's KV cache for one request ({piece:.3g} B) exceeds a device ({capacity:.3g} B)"
+        return (f"one layer's KV cache and state for one request, split by head as far as the heads go ({piece:.3g} B), "
+                f"exceeds a device ({capacity:.3g} B)")
     return f"no layout of up to {LIMIT} devices fits {capacity:.3g} B per device"
 
 
@@ -213,7 +246,7 @@ def fit(shape: Shape, capacity: float, context: int, batch: int, *, usable_fract
         raise ValueError("usable_fraction must be in (0, 1]")
     full = _per_scheme(shape, capacity, context, batch, limit)
     reserved = _per_scheme(shape, capacity * usable_fraction, context, batch, limit)
-    total = shape.weights_stored() + shape.kv_bytes(context, batch)
+    total = shape.weights_stored() + shape.cache_bytes(context, batch)
     bound = max(1, math.ceil(total / capacity))
     reason = "" if any(s.deployment for s in full) else never_reason(shape, capacity, context, batch)
     return Fit(full, reserved, node_size, usable_fraction, bound, reason)

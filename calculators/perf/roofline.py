@@ -5,9 +5,15 @@ rounding, fmt.py writes them per locale. All sizes are bytes, times seconds,
 rates per second, compute FLOP and FLOP/s.
 
 The step model is a roofline: one decode step for a batch reads the weights
-once, reads every request's KV cache, and does 2 FLOP per active parameter per
-token plus the attention arithmetic; its time is the larger of memory time and
-compute time (perfect overlap, the most optimistic case, as a bound should be).
+once, reads what every request's cache needs read (all of it for full and
+latent attention; the indexer keys and the top-k rows for sparse attention),
+reads and writes back every request's fixed state (linear-attention and
+state-space layers), and does 2 FLOP per active parameter per token plus the
+mixers' arithmetic; its time is the larger of memory time and compute time
+(perfect overlap, the most optimistic case, as a bound should be).
+
+Memory a request holds is its per-token cache (`kv_bytes`) plus its fixed
+state (`state_bytes`): `cache_bytes` is both.
 """
 
 from __future__ import annotations
@@ -58,11 +64,38 @@ def kv_bytes_per_token(model: Model, kv_precision: str = "bf16", context: int | 
 
 
 def kv_bytes(model: Model, context: int, batch: int = 1, kv_precision: str = "bf16") -> float:
-    """Total KV cache for `batch` sequences of `context` tokens each, exact per layer."""
+    """Total per-token cache for `batch` sequences of `context` tokens each, exact per layer (no fixed state)."""
     if context < 0 or batch < 0:
         raise ModelError("context and batch cannot be negative")
     _bytes(kv_precision)
     return batch * _arch(model).kv_bytes(context, kv_precision)
+
+
+def state_bytes(model: Model, batch: int = 1) -> float:
+    """Fixed state of `batch` requests (convolution and recurrent state of linear-attention and state-space
+    layers, at the dtypes the config names or the model's own): the same at any context; 0 for attention-only models."""
+    if batch < 0:
+        raise ModelError("batch cannot be negative")
+    return batch * _arch(model).state_bytes()
+
+
+def cache_bytes(model: Model, context: int, batch: int = 1, kv_precision: str = "bf16") -> float:
+    """Everything `batch` requests hold besides the weights: per-token cache plus fixed state."""
+    return kv_bytes(model, context, batch, kv_precision) + state_bytes(model, batch)
+
+
+def kv_read_bytes(model: Model, context: int, batch: int = 1, kv_precision: str = "bf16") -> float:
+    """Bytes of per-token cache one decode step reads for `batch` requests: all of it, except where a layer
+    reads less than it keeps (sparse attention: every indexer key, then the top-k latent rows)."""
+    if context < 0 or batch < 0:
+        raise ModelError("context and batch cannot be negative")
+    _bytes(kv_precision)
+    return batch * _arch(model).kv_read_bytes(context, kv_precision)
+
+
+def state_traffic_bytes(model: Model, batch: int = 1) -> float:
+    """Bytes of fixed state one decode step moves for `batch` requests: each state read, then written back."""
+    return batch * _arch(model).state_traffic_bytes()
 
 
 # ------------------------------------------------------------------- weights
@@ -128,7 +161,7 @@ def peak_flops(device: Device, precision: str) -> float:
 
 
 def kv_shards(model: Model, devices: int) -> int:
-    """Into how many distinct parts tensor parallelism splits the first layer's KV cache.
+    """Into how many distinct parts tensor parallelism splits the first cache-keeping layer's KV cache.
 
     KV heads are split across devices; once there are more devices than KV
     heads, heads are replicated and the split stops at the head count. The MLA
@@ -136,7 +169,18 @@ def kv_shards(model: Model, devices: int) -> int:
     """
     if devices < 1:
         raise ModelError("at least one device is needed")
-    return _arch(model).layers[0].attention.kv_shards(devices)
+    arch = _arch(model)
+    first = next((l for l in arch.layers if l.attention.kv_bytes_per_token("bf16")), arch.layers[0])
+    return first.attention.kv_shards(devices)
+
+
+def tp_problem(model: Model, devices: int) -> tuple | None:
+    """Why engines cannot split this model `devices` ways by tensor parallelism, or None when they can:
+    (config field, its value, rule), rule "divides" (the degree must divide the heads) or
+    "divides_or_multiple" (divide the KV heads, or be a multiple of them: KV heads replicated)."""
+    if devices < 1:
+        raise ModelError("at least one device is needed")
+    return _arch(model).tp_problem(devices)
 
 
 def kv_bytes_per_device(model: Model, context: int, batch: int, kv_precision: str, devices: int) -> float:
@@ -147,12 +191,20 @@ def kv_bytes_per_device(model: Model, context: int, batch: int, kv_precision: st
     return batch * _arch(model).kv_bytes_per_device(context, kv_precision, devices)
 
 
+def state_bytes_per_device(model: Model, batch: int, devices: int) -> float:
+    """One tensor-parallel device's share of the requests' fixed state (split by the mixers' heads)."""
+    if devices < 1:
+        raise ModelError("at least one device is needed")
+    return batch * _arch(model).state_bytes_per_device(devices)
+
+
 def per_device_bytes(model: Model, devices: int, context: int, batch: int,
                      kv_precision: str = "bf16", weight_precision: str | None = None) -> dict:
-    """Weights and KV cache one device of a tensor-parallel group holds."""
+    """Weights, KV cache and fixed state one device of a tensor-parallel group holds."""
     weights = weight_bytes_stored(model, weight_precision) / devices
     kv = kv_bytes_per_device(model, context, batch, kv_precision, devices)
-    return {"weights": weights, "kv": kv, "total": weights + kv}
+    state = state_bytes_per_device(model, batch, devices)
+    return {"weights": weights, "kv": kv, "state": state, "total": weights + kv + state}
 
 
 def fits(model: Model, device: Device, devices: int, context: int, batch: int,
@@ -173,7 +225,8 @@ def min_devices(model: Model, device: Device, context: int = 0, batch: int = 1,
     cap = device.serving.bytes
     n = max(1, math.ceil(weights / cap))
     while n <= limit:
-        if weights / n + kv_bytes_per_device(model, context, batch, kv_precision, n) <= cap:
+        if weights / n + kv_bytes_per_device(model, context, batch, kv_precision, n) \
+                + state_bytes_per_device(model, batch, n) <= cap:
             return n
         n += 1
     raise ModelError(f"{model.name} does not fit on {limit} x {device.name}")
@@ -187,13 +240,14 @@ class Step:
     """One decode step for a batch on a tensor-parallel group, per device."""
 
     weights_s: float          # time to stream this device's share of the weights
-    kv_s: float               # time to stream this device's share of the KV cache
+    kv_s: float               # time to read what this device's share of the KV cache a step needs
     compute_s: float | None   # arithmetic time at the dense peak; None if no peak is published
     batch: int
+    state_s: float = 0.0      # time to read and write back this device's share of the fixed state
 
     @property
     def memory_s(self) -> float:
-        return self.weights_s + self.kv_s
+        return self.weights_s + self.kv_s + self.state_s
 
     @property
     def time_s(self) -> float:
@@ -238,18 +292,22 @@ def decode_step(model: Model, device: Device, *, devices: int = 1, batch: int = 
         raise ModelError(f"{device.name}: tier {mem.tier} has no published bandwidth")
     bw = mem.bytes_per_s * efficiency
     weights_s = weight_bytes_read(model, batch, weight_precision) / devices / bw
-    kv_s = kv_bytes_per_device(model, context, batch, kv_precision, devices) / bw
+    _bytes(kv_precision)
+    arch = _arch(model)
+    kv_s = batch * arch.kv_read_bytes_per_device(context, kv_precision, devices) / bw
+    state_s = batch * arch.state_traffic_bytes_per_device(devices) / bw
     try:
         peak = peak_flops(device, compute_precision)
         compute_s = batch * flops_per_token(model, context) / (devices * peak)
     except ModelError:
         compute_s = None
-    return Step(weights_s, kv_s, compute_s, batch)
+    return Step(weights_s, kv_s, compute_s, batch, state_s)
 
 
 def implied_bandwidth(model: Model, tokens_per_s: float, context: int = 0, kv_precision: str = "bf16") -> float:
-    """Bytes per second a batch-1 speed implies: every token reads active weights and KV once."""
-    per_token = weight_bytes_read(model, 1) + kv_bytes(model, context, 1, kv_precision)
+    """Bytes per second a batch-1 speed implies: every token reads active weights and what its cache needs
+    read once, and moves its fixed state (read and written back)."""
+    per_token = weight_bytes_read(model, 1) + kv_read_bytes(model, context, 1, kv_precision) + state_traffic_bytes(model, 1)
     return per_token * tokens_per_s
 
 
