@@ -91,7 +91,7 @@ def test_a_good_config_reads_like_the_catalog_entry():
     out = run("decode", GPT20, batch="8")
     assert out["ok"], out["errors"]
     html = out["html"]
-    for text in ("20.9\u00a0bn, 3.61\u00a0bn", "12 sliding window of 128 tokens", "12 full attention",
+    for text in ("20.9\u00a0billion, 3.61\u00a0billion", "12 sliding window of 128 tokens", "12 full attention",
                  "32 routed, 4 active per token, 0 shared, in 24 of 24 layers", "routed experts MXFP4"):
         assert text in html, text
     own = byo.model(GPT20)
