@@ -45,6 +45,14 @@ ENDS = {"low": 0, "high": 1}
 
 
 @dataclass(frozen=True)
+class Q:
+    """A constant with its unit kind (calculators/text/units.py): printed "43.7 ns", "3.35 TB/s", not "0.0000000437"."""
+
+    value: float
+    kind: str
+
+
+@dataclass(frozen=True)
 class Term:
     """One named input of an expression: a figure's value, or a named constant."""
 
@@ -53,6 +61,7 @@ class Term:
     figure: str | None = None   # the figure it reads, or None for a constant
     value: float | None = None  # the constant's value
     end: str | None = None      # of a range figure, read only this end ("low" or "high")
+    kind: str | None = None     # a constant's unit kind, where it has one
 
 
 @dataclass(frozen=True)
@@ -118,6 +127,8 @@ class Formula:
                 fig, value = registry[t.figure], values[t.slot]
                 # The figure's own value prints as the figure does (its text is kept); a range's end is another value.
                 number = fig.format(locale) if value == fig.value else fig.with_value(value).format(locale)
+            elif t.kind is not None:
+                number = fmt.format_quantity(t.value, t.kind, locale)
             else:
                 number = fmt.format_number(int(t.value), locale) if float(t.value).is_integer() else fmt.format_number(t.value, locale, sig=3)
             if t.label in COUNTED:       # "1 part the KV cache is split into", "8 parts …": one message, two forms
@@ -175,10 +186,13 @@ def _eval(node, names: dict) -> float:
 
 
 def F(expr: str, **terms) -> Formula:
-    """Shorthand: F("{a} ÷ {b}", a=("label", "figure.id"), b=("label", 2.0), c=("label", "range.id", "high"))."""
+    """Shorthand: F("{a} ÷ {b}", a=("label", "figure.id"), b=("label", 2.0), c=("label", "range.id", "high"),
+    d=("label", Q(3.35e12, "bytes_per_s")))."""
     out = []
     for slot, (label, ref, *end) in terms.items():
-        if isinstance(ref, str):
+        if isinstance(ref, Q):
+            out.append(Term(slot, label, value=float(ref.value), kind=ref.kind))
+        elif isinstance(ref, str):
             if end and end[0] not in ENDS:
                 raise ValueError(f"term {slot!r}: end must be one of {', '.join(ENDS)}, got {end[0]!r}")
             out.append(Term(slot, label, figure=ref, end=end[0] if end else None))
