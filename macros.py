@@ -38,7 +38,7 @@ from calculators.data import catalog
 from calculators.article import charts
 from calculators.article import figures
 from calculators.text import grammar
-from sitebuild import citations, glossary, provenance, runtime, tables, termbase, translations, widgets
+from sitebuild import accuracy_tables, citations, glossary, provenance, runtime, tables, termbase, translations, widgets
 from sitebuild.checks import claim as claims_in_prose
 from sitebuild.checks import usage
 from sitebuild.strings import LANGS, Strings
@@ -82,7 +82,7 @@ def define_env(env):
         """A footnote marker; the page's source list is appended by on_post_page_macros."""
         rec = citations.record(ref, catalog.load())
         number, occurrence = _CITATIONS.cite(rec.src)
-        return citations.marker(number, occurrence, rec.src.source)
+        return citations.marker(number, occurrence, citations.describe(rec.src, lang(), tr))
 
     @env.macro
     def chart(name: str) -> str:
@@ -122,10 +122,12 @@ def define_env(env):
     env.macro(lambda: translations.status_page(ROOT, tr), "translation_status")
     env.macro(lambda: tables.sources_table(lang(), tr), "sources_table")
     env.macro(lambda: tables.figures_table(lang(), tr), "figures_table")
+    env.macro(lambda: accuracy_tables.summary(lang(), tr), "accuracy_summary")
+    env.macro(lambda: accuracy_tables.rows(lang(), tr), "accuracy_rows")
 
     def cite(src) -> str:
         number, occurrence = _CITATIONS.cite(src)
-        return citations.marker(number, occurrence, src.source)
+        return citations.marker(number, occurrence, citations.describe(src, lang(), tr))
 
     def table_fig(id: str) -> str:
         """A figure inside a generated table: linked and explained like fig(), but, like the fact-check

@@ -13,6 +13,9 @@ from __future__ import annotations
 from html import escape
 
 from calculators.data import catalog
+from calculators.ui.messages import N_
+
+from . import dates
 
 
 def record(ref: str, cat: catalog.Catalog):
@@ -52,9 +55,24 @@ def marker(number: int, occurrence: int, title: str) -> str:
             f'<a href="#cite-{number}" title="{escape(title)}">{number}</a></sup>')
 
 
+# A document as the site names it: its title as published, with who published it and when, as each
+# language writes that (the title itself is never translated; the date is the page's language).
+_DESCRIBED = {(True, True): N_("{title} ({publisher}, {date})"), (True, False): N_("{title} ({publisher})"),
+              (False, True): N_("{title} ({date})")}
+
+
+def describe(src: catalog.Source, lang: str, tr) -> str:
+    """The document's title, publisher and publication date, as plain text in the page's language."""
+    key = (bool(src.publisher), bool(src.published))
+    if key not in _DESCRIBED:
+        return src.source
+    date = dates.published(src.published, lang) if src.published else ""
+    return tr(_DESCRIBED[key]).format(title=src.source, publisher=src.publisher, date=date)
+
+
 def source_line(src: catalog.Source, lang: str, tr, accessed_text: str) -> str:
     """One document: linked title, translated kind, access date (and why no link, where there is none)."""
-    title = escape(src.source)
+    title = escape(describe(src, lang, tr))
     linked = f'<a href="{escape(src.url)}" rel="noopener">{title}</a>' if src.url else title
     kind = escape(tr(src.kind, "source-kind"))
     accessed = escape(tr("accessed"))

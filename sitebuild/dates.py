@@ -1,4 +1,8 @@
 """Dates as each language writes them, formatted by Babel (CLDR data, as the numbers are).
+
+A day in the long form ("27. Mai 2026", "May 27, 2026", "27. maj 2026", "27 maggio 2026"), a month
+with its full name ("September 2024"), a year as it is: the native editors asked for one style
+everywhere, never an ISO date and never an abbreviation a reader must decode.
 """
 
 from __future__ import annotations
@@ -10,12 +14,22 @@ import babel.dates
 
 
 @cache
-def medium(iso: str, lang: str) -> str:
-    """"2026-11-29" as the language writes a date in its medium format ("29.11.2026")."""
-    return babel.dates.format_date(_dt.date.fromisoformat(iso), format="medium", locale=lang)
+def day(iso: str, lang: str) -> str:
+    """"2026-11-29" as the language writes a day in full ("29. November 2026", "November 29, 2026")."""
+    return babel.dates.format_date(_dt.date.fromisoformat(iso), format="long", locale=lang)
 
 
 @cache
 def month(year: int, month_number: int, lang: str) -> str:
-    """A month of a year as the language abbreviates it ("Sep 2024", "Sept. 2024")."""
-    return babel.dates.format_skeleton("yMMM", _dt.date(year, month_number, 1), locale=lang)
+    """A month of a year as the language writes it ("September 2024", "settembre 2024")."""
+    return babel.dates.format_skeleton("yMMMM", _dt.date(year, month_number, 1), locale=lang)
+
+
+def published(text: str, lang: str) -> str:
+    """A date as published, to the day, the month or the year ("2026-05-27", "2024-09", "2026")."""
+    parts = text.split("-")
+    if len(parts) == 1:
+        return parts[0]
+    if len(parts) == 2:
+        return month(int(parts[0]), int(parts[1]), lang)
+    return day(text, lang)

@@ -29,6 +29,8 @@ from calculators.article import figures
 from calculators.data import scenarios as S
 from calculators.ui.messages import N_
 
+from . import citations
+
 # Figures a calculator on the calculators page reproduces, with the state that does it
 # (query parameters of calculators/, as the calculators' shared URL state writes them).
 CALCULATOR_STATE = {
@@ -77,7 +79,7 @@ def _name(ref: str, rec, cat: catalog.Catalog, tr) -> str:
 def _entry(ref: str, cat: catalog.Catalog, lang: str, tr, accessed) -> dict:
     rec = _record(ref, cat)
     src = rec.src
-    return {"name": _name(ref, rec, cat, tr), "title": src.source, "url": src.url,
+    return {"name": _name(ref, rec, cat, tr), "title": citations.describe(src, lang, tr), "url": src.url,
             "kind": tr(src.kind, "source-kind"), "accessed": accessed(src, lang),
             "confidence": tr(src.confidence, "confidence")}
 

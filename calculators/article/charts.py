@@ -194,5 +194,5 @@ def roofline(locale: str, tr, cat: catalog.Catalog | None = None) -> str:
 
 
 CHARTS = {"kv_vs_context": kv_vs_context, "step_split": step_split, "batching": batching, "roofline": roofline,
-          # the accuracy page (calculators/article/accuracy.py): the chart and its two tables
-          "accuracy": accuracy.chart, "accuracy-summary": accuracy.summary_table, "accuracy-rows": accuracy.rows_table}
+          # the accuracy page (calculators/article/accuracy.py); its tables are sitebuild/accuracy_tables.py's
+          "accuracy": accuracy.chart}

@@ -14,6 +14,7 @@ in the browser on Pyodide with the standard library only.
 from __future__ import annotations
 
 import datetime as _dt
+import re
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -24,7 +25,7 @@ CONFIDENCE = ("high", "medium", "low")
 # is translated through the locale files (msgctxt "source-kind") and a page
 # must never show an English label inside German, Danish or Italian text.
 SOURCE_KINDS = ("datasheet", "paper", "model-card", "config", "code", "vendor-page", "vendor-blog",
-                "benchmark-page", "conference-talk", "press-coverage", "article", "issue-thread")
+                "benchmark-page", "conference-talk", "press-coverage", "press-release-reprint", "article", "issue-thread")
 
 
 class DataError(ValueError):
@@ -52,13 +53,15 @@ class DataError(ValueError):
 class Source:
     """Where a datum comes from; every record has one."""
 
-    source: str               # the document's title, in its own language
+    source: str               # the document's title as published, in its own language (never translated)
     accessed: str
     confidence: str
     note: str = ""
     kind: str = "article"     # one of SOURCE_KINDS
     url: str = ""             # https address of the document
     url_reason: str = ""      # why there is no url (a talk without slides, ...)
+    publisher: str = ""       # who published it (a name, never translated)
+    published: str = ""       # when: "2026-05-27", "2024-09" or "2026" (each page writes it in its language)
 
 
 # ---------------------------------------------------------------- field readers
@@ -145,7 +148,14 @@ def source(entry: str, raw: dict) -> Source:
             raise DataError(entry, "url", problem)
     elif not reason:
         raise DataError(entry, "url", "missing: give the document's https address, or say in url_reason why there is none")
-    return Source(title, accessed, confidence, optional(entry, raw, "note", str, ""), kind, url, reason)
+    published = optional(entry, raw, "published", str, "")
+    if published and not _PUBLISHED.match(published):
+        raise DataError(entry, "published", f"not a date: {published!r}; write YYYY-MM-DD, YYYY-MM or YYYY")
+    return Source(title, accessed, confidence, optional(entry, raw, "note", str, ""), kind, url, reason,
+                  optional(entry, raw, "publisher", str, "").strip(), published)
+
+
+_PUBLISHED = re.compile(r"^\d{4}(-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?)?$")
 
 
 def url_problem(url: str) -> str:
