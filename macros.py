@@ -63,13 +63,14 @@ def define_env(env):
         return STRINGS.get(msgid, lang(), context)
 
     @env.macro
-    def fig(id: str, *, art: str | None = None, noun: str | None = None) -> str:
+    def fig(id: str, *, art: str | None = None, noun: str | None = None, style: str | None = None) -> str:
         """A figure as a link to its row on the sources page (the popover script explains it in place),
-        with the Italian article before it and the counted noun after it where the page asks."""
+        with the Italian article before it and the counted noun after it where the page asks, in the form
+        running text needs where it asks (`style`: "times" for a factor, "words" for a small count)."""
         f = figures.get(id)
         usage.record(lang(), env.page.file.src_uri, id)   # the build hook compares this with the sources
         _FIGS_ON_PAGE.append(id)
-        return figure_html(id, f.format(lang()), lang(), art, noun, f"{_PAGE['sources']}#fig-{escape(id)}")
+        return figure_html(id, f.format(lang(), style), lang(), art, noun, f"{_PAGE['sources']}#fig-{escape(id)}")
 
     @env.macro
     def term(id: str, cap: bool = False, plural: bool = False) -> str:

@@ -26,7 +26,7 @@ import yaml
 DOCS = "docs"
 # Arguments of fig()/claim() that only shape the words around the number in one language
 # (calculators/text/grammar.py): not part of what a translation must match.
-LANGUAGE_KWARGS = ("art", "noun")
+LANGUAGE_KWARGS = ("art", "noun", "style")
 
 
 @dataclass(frozen=True)
