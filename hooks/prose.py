@@ -33,9 +33,9 @@ if str(ROOT) not in sys.path:
 from hooks.i18n_builds import inner_build  # noqa: E402
 from sitebuild import checks  # noqa: E402
 from sitebuild.checks import known, prose, prose_context, rendered  # noqa: E402
-from sitebuild.strings import SOURCE_LANG  # noqa: E402
+from sitebuild.strings import LANGS, SOURCE_LANG  # noqa: E402
 
-_state: dict = {"findings": [], "contexts": {}, "theme": set()}
+_state: dict = {"findings": [], "contexts": {}, "theme": set(), "theme_langs": set()}
 _ARTICLE = re.compile(r"<article\b.*?</article>", re.S)
 
 
@@ -61,7 +61,10 @@ def _context(config, lang: str) -> prose.Context:
 def on_pre_build(config, **kwargs):
     if inner_build(config):
         return
-    _state.update(findings=[], contexts={}, theme=set(), config=config)
+    _state.update(findings=[], contexts={}, theme=set(), theme_langs=set(), config=config)
+    if _enabled():   # read now, before hooks/checks.py starts the checks' process, which then has them too
+        for lang in LANGS:
+            _context(config, lang)
 
 
 @event_priority(-45)   # after mkdocs-macros (0), before hooks/checks.py's notice (-50)
@@ -100,7 +103,9 @@ def _theme_line(config) -> int:
 
 
 def on_post_page(output, page, config, **kwargs):
-    if _enabled():
+    lang = _lang(config)
+    if _enabled() and lang not in _state["theme_langs"]:   # the same header and footer on every page of a language
+        _state["theme_langs"].add(lang)
         _theme(config, _ARTICLE.sub("\u00a6", output), "pages (header, navigation, footer)")
     return output
 

@@ -19,9 +19,9 @@ What is checked (module):
 - terms: the termbase files (locales/terms/) and the terms they forbid in
   pages, locale files and chart labels; US spelling in English;
 - staleness: stale, unreviewed and missing translations (against the German version each records);
-- reader: the text lints of prose.py on every msgstr and every text a calculator can
-  show (the rendered pages get them in the build, hooks/prose.py); a verdict the
-  fact-check legend does not define; a figure a refuted claim rests on, stated
+- reader: the text lints of prose.py on every msgstr (the rendered pages get them in
+  the build, hooks/prose.py; every calculator text in tests/test_prose.py); a verdict
+  the fact-check legend does not define; a figure a refuted claim rests on, stated
   without a link to the fact check.
 """
 

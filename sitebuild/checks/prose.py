@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 from calculators.text import grammar
 
@@ -58,6 +57,7 @@ class Context:
     words: re.Pattern | None = None           # English words that are no word of the language (words_pattern)
     phrases: re.Pattern | None = None         # English phrases of several words
     introduced: re.Pattern | None = None      # English quoted as English ("englisch: time to first token")
+    counted: re.Pattern | None = None         # a number, spaces and one of the noun forms below (plural())
     one_only: dict = field(default_factory=dict)     # {form used only after one: the form after other counts}
     other_only: dict = field(default_factory=dict)   # {form used only after other counts: the form after one}
     fraction_words: tuple = ()                # the language's word for a raw fraction (the catalog's "fraction" unit)
@@ -65,17 +65,23 @@ class Context:
 
 # ------------------------------------------------------------------ masking
 
-@lru_cache(maxsize=8)
-def blank(text: str, pattern: re.Pattern | None) -> str:
-    """`text` with every match of `pattern` replaced by spaces (offsets and lines stay); the lints of one text share it."""
+REACH = 300    # longer than any name, title or term a mask covers
+
+
+def covered(text: str, start: int, end: int, pattern: re.Pattern | None) -> bool:
+    """Does a match of `pattern` (a name, a title, a chosen term) overlap text[start:end]?
+
+    Looked up around the candidate only: a page has thousands of names and
+    terms but a handful of candidates, so no pass over the whole text is needed.
+    """
     if pattern is None:
-        return text
-    return pattern.sub(_spaces, text)
-
-
-def _spaces(m: re.Match) -> str:
-    found = m.group(0)
-    return " " * len(found) if "\n" not in found else re.sub(r"[^\n]", " ", found)
+        return False
+    for m in pattern.finditer(text, max(0, start - REACH), min(len(text), end + REACH)):
+        if m.start() >= end:
+            return False
+        if m.end() > start:
+            return True
+    return False
 
 
 def trie(strings) -> str:
@@ -130,37 +136,46 @@ def english(text: str, lang: str, ctx: Context) -> list:
     """English words, phrases and dates on a page in another language."""
     if lang == "en":
         return []
-    plain = blank(blank(text, ctx.masked), ctx.introduced)
     name = LANGUAGE.get(lang, lang)
     fix = (f"translate it (a name or published title: sitebuild/checks/prose_rules.toml [allowed]; a term kept in "
            f"English: locales/terms/{lang}.toml)")
-    out = []
-    for m in ENGLISH_DATE.finditer(plain):
-        out.append(Finding(m.start(), "english", m.group(0),
-                           f"English date {m.group(0)!r} on a {name} page: write the date as the page's language does"))
-    plain = blank(plain, ENGLISH_DATE)
-    if ctx.phrases is not None:
-        for m in ctx.phrases.finditer(plain):
-            quote = _quote(plain, m.start(), m.end())
+    out, spans = [], []
+
+    def keep(m) -> bool:
+        return not (covered(text, m.start(), m.end(), ctx.masked) or covered(text, m.start(), m.end(), ctx.introduced))
+
+    for m in ENGLISH_DATE.finditer(text):
+        if keep(m):
+            spans.append((m.start(), m.end()))
+            out.append(Finding(m.start(), "english", m.group(0),
+                               f"English date {m.group(0)!r} on a {name} page: write the date as the page's language does"))
+    for m in ctx.phrases.finditer(text) if ctx.phrases is not None else ():
+        if keep(m):
+            spans.append((m.start(), m.end()))
+            quote = _quote(text, m.start(), m.end())
             out.append(Finding(m.start(), "english", quote, f"English {quote!r} on a {name} page: {fix}"))
-        plain = blank(plain, ctx.phrases)
-    if ctx.words is not None:
-        out += [Finding(m.start(), "english", m.group(0), f"English word {m.group(0)!r} on a {name} page: {fix}")
-                for m in ctx.words.finditer(plain)]
+    for m in ctx.words.finditer(text) if ctx.words is not None else ():
+        if keep(m) and not any(a <= m.start() < b for a, b in spans):
+            out.append(Finding(m.start(), "english", m.group(0), f"English word {m.group(0)!r} on a {name} page: {fix}"))
     return out
 
 
 # A count before a word; not the end of a sum ("k + 1 tokens" counts k + 1).
-_COUNT = re.compile(rf"(?<![+−]{SPACE})(?<![+−])({NUMBER}){SPACE}+([^\W\d_][\w'’-]*)")
+COUNT = rf"(?<![+−]{SPACE})(?<![+−])({NUMBER}){SPACE}+"
+_COUNT = re.compile(COUNT + r"([^\W\d_][\w'’-]*)")
+
+
+def counted_pattern(nouns) -> re.Pattern | None:
+    """A count followed by one of `nouns` (whole word): what plural() looks at."""
+    return re.compile(COUNT + "(" + trie(nouns) + r")(?![\w'’-])") if nouns else None
 
 
 def plural(text: str, lang: str, ctx: Context) -> list:
     """A count of one with a noun's plural, or another count with its singular."""
-    plain = blank(text, ctx.numbered_names)
     out = []
-    for m in _COUNT.finditer(plain):
+    for m in (ctx.counted or _COUNT).finditer(text):
         number, word = m.group(1), m.group(2)
-        if word not in ctx.other_only and word not in ctx.one_only:
+        if (word not in ctx.other_only and word not in ctx.one_only) or covered(text, m.start(), m.end(), ctx.numbered_names):
             continue
         one = grammar.plural_category(number, lang) == "one"
         if one and word in ctx.other_only:
@@ -182,24 +197,23 @@ _DECIMAL = re.compile(rf"(?=[\d.,]{{6}}){NUMBER}")   # long enough to have more 
 
 def raw_values(text: str, lang: str, ctx: Context) -> list:
     """Machine values: a fraction where a percent belongs, a tiny value without its unit, too many digits."""
-    plain = blank(text, ctx.numbered_names)
     out = []
     if ctx.fraction_words:
         words = "|".join(re.escape(w) for w in ctx.fraction_words)
-        for m in re.finditer(rf"({_FRACTION_RANGE}){SPACE}+(?:{words})\b", plain):
-            out.append(Finding(m.start(), "raw-fraction", _quote(plain, m.start(), m.end()),
-                               f"a share printed as the raw fraction {m.group(1)!r} ({_quote(plain, m.start(), m.end())!r}): "
+        for m in re.finditer(rf"({_FRACTION_RANGE}){SPACE}+(?:{words})\b", text):
+            out.append(Finding(m.start(), "raw-fraction", _quote(text, m.start(), m.end()),
+                               f"a share printed as the raw fraction {m.group(1)!r} ({_quote(text, m.start(), m.end())!r}): "
                                f"print it as a percent, as the figures do (fmt.format_percent)"))
-    for m in _TINY.finditer(plain):
+    for m in _TINY.finditer(text):
         out.append(Finding(m.start(), "no-unit", m.group(0),
                            f"the bare value {m.group(0)!r} has no unit (seconds or bytes?): print it with its unit and "
                            f"prefix (2,3 µs), through fmt.format_quantity"))
-    for m in _DECIMAL.finditer(plain):
+    for m in _DECIMAL.finditer(text):
         number = m.group(0)
         if _TINY.fullmatch(number):
             continue
         digits = _significant(number, lang)
-        if digits > MAX_DIGITS:
+        if digits > MAX_DIGITS and not covered(text, m.start(), m.end(), ctx.numbered_names):
             out.append(Finding(m.start(), "digits", number,
                                f"{number!r} has {digits} significant digits, more than any figure is rounded to "
                                f"({MAX_DIGITS}): print the figure, or round it as its figure does"))
@@ -220,11 +234,10 @@ _COLLISION = re.compile(rf"({NUMBER}){SPACE}+({NUMBER})")
 
 def collisions(text: str, lang: str, ctx: Context) -> list:
     """Two numbers with only a space between them: a reader takes them for one ("1 161 tok/s")."""
-    plain = blank(text, ctx.numbered_names)
     return [Finding(m.start(), "collision", m.group(0),
                     f"two numbers next to each other, {m.group(0)!r}: a reader takes them for one number; "
                     f"put words or a sign between them")
-            for m in _COLLISION.finditer(plain)]
+            for m in _COLLISION.finditer(text) if not covered(text, m.start(), m.end(), ctx.numbered_names)]
 
 
 _KB = re.compile(r"(?<![\w])KB(?![\w])")

@@ -21,11 +21,10 @@ from __future__ import annotations
 import pathlib
 import re
 import tomllib
-from functools import lru_cache
 
 from .. import termbase
 from . import numbers, po
-from .prose import Context, trie, words_pattern
+from .prose import Context, counted_pattern, trie, words_pattern
 
 RULES = "sitebuild/checks/prose_rules.toml"
 CATALOG_FILES = ("calculators/data/catalog.toml", "calculators/data/serving.toml")
@@ -65,7 +64,6 @@ def title_part(source: str) -> str:
     return text.strip()
 
 
-@lru_cache(maxsize=4)
 def _catalog_names(root: pathlib.Path) -> tuple:
     """(names, titles) from the catalog files."""
     names, titles = set(), set()
@@ -112,9 +110,26 @@ def _capitalized(forms) -> list:
     return list(forms) + [f[:1].upper() + f[1:] for f in forms]
 
 
+_MEMO: dict = {}   # {(root, lang): (inputs' modification times, Context)}: in memory, one build (or `mkdocs serve`) long
+
+
+def _stamp(root: pathlib.Path, lang: str) -> tuple:
+    files = [RULES, numbers.NAMES_FILE, *CATALOG_FILES, f"locales/{lang}.po",
+             f"{termbase.TERMS_DIR}/{lang}.toml", f"{termbase.TERMS_DIR}/en.toml"]
+    return tuple((root / f).stat().st_mtime_ns if (root / f).exists() else 0 for f in files)
+
+
 def context(root: pathlib.Path, lang: str) -> Context:
-    """The lints' context for `lang`, read from the project at `root`."""
-    root = pathlib.Path(root)
+    """The lints' context for `lang`, read from the project at `root` (again only when one of its files changed:
+    the build hook reads it before the checks' process starts, which then has it too)."""
+    root = pathlib.Path(root).resolve()
+    key, stamp = (str(root), lang), _stamp(root, lang)
+    if key not in _MEMO or _MEMO[key][0] != stamp:
+        _MEMO[key] = (stamp, _context(root, lang))
+    return _MEMO[key][1]
+
+
+def _context(root: pathlib.Path, lang: str) -> Context:
     r = rules(root)
     english = r.get("english", {})
     allowed = r.get("allowed", {})
@@ -149,6 +164,8 @@ def context(root: pathlib.Path, lang: str) -> Context:
     _plural_forms(entries, lang, pairs)
     skip = set(r.get("plural", {}).get(lang, []))
     ones, others = {a for a, _ in pairs}, {b for _, b in pairs}
+    one_only = {a: b for a, b in pairs if a not in others and a not in skip}
+    other_only = {b: a for a, b in pairs if b not in ones and b not in skip}
     fraction = _translation(entries, lang, "fraction", "datum-unit")
     masked = _literal(_capitalized(chosen) + list(names) + list(titles) + phrases_ok + numbered)
     patterns = [p for p in allowed.get("patterns", [])]
@@ -163,8 +180,9 @@ def context(root: pathlib.Path, lang: str) -> Context:
                             english.get("capitalized_ok", {}).get(lang, ())),
         phrases=_literal(_capitalized(phrases)),
         introduced=re.compile("(?:" + "|".join(re.escape(i) for i in intro) + r")[^,;()\n]*") if intro else None,
-        one_only={a: b for a, b in pairs if a not in others and a not in skip},
-        other_only={b: a for a, b in pairs if b not in ones and b not in skip},
+        counted=counted_pattern(set(one_only) | set(other_only)),
+        one_only=one_only,
+        other_only=other_only,
         fraction_words=(fraction,) if fraction else (),
     )
 

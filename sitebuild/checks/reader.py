@@ -6,7 +6,10 @@ and two checks of what the fact check says against what the pages say.
 - calculators: every text of the calculator sweep (sitebuild/calc_text.py:
   defaults, each option, each error message), reported at the calculator's
   module with the input that produced it; one finding per quote and language
-  (the same device name in every row is one finding);
+  (the same device name in every row is one finding). Not in the build: the
+  sweep computes about 600 results (about 1 s of CPU, a sixth of the build
+  again); tests/test_prose.py runs it in `make test`, and `make text` writes
+  what it reads;
 - verdict: a verdict the fact-check table gives (calculators/article/claims.py,
   translated with msgctxt "verdict") must be defined in the legend above the
   table (a **bold** entry of docs/<lang>/factcheck.md);
@@ -21,6 +24,7 @@ same lints. Findings a known entry covers become warnings (known.py).
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from calculators.article import claims
@@ -33,6 +37,8 @@ from .terms import _mask_placeholders, _msgstr_lines
 
 
 def locale_findings(project, contexts: dict) -> list:
+    """The lints on every translated msgstr, at its line. The msgstrs of a file are linted as one text (a
+    separator between them that no lint reads across), which costs a tenth of linting each on its own."""
     out = []
     for lang in LANGS:
         entries, _ = project.locale_files.get(lang, ([], []))
@@ -40,17 +46,26 @@ def locale_findings(project, contexts: dict) -> list:
             continue
         rel = f"locales/{lang}.po"
         lines = _msgstr_lines(project.root / rel)
+        parts, starts, owners, offset = [], [], [], 0
         for e in entries:
             if e.obsolete or not e.msgid or e.fuzzy:
                 continue
             for text in e.strings.values():
-                if not text:
-                    continue
-                masked = _mask_placeholders(text)
-                for f in prose.lint(masked, lang, contexts[lang]):
-                    line = lines.get(e.line, e.line) + masked.count("\n", 0, f.offset)
-                    out.append(Problem(rel, line, ERROR, f.code, f"msgstr for {e.msgid!r}: {f.message}"))
+                if text:
+                    parts.append(_mask_placeholders(text))
+                    starts.append(offset)
+                    owners.append(e)
+                    offset += len(parts[-1]) + len(SEPARATOR)
+        joined = SEPARATOR.join(parts)
+        for f in prose.lint(joined, lang, contexts[lang]):
+            i = bisect.bisect_right(starts, f.offset) - 1
+            e = owners[i]
+            line = lines.get(e.line, e.line) + joined.count("\n", starts[i], f.offset)
+            out.append(Problem(rel, line, ERROR, f.code, f"msgstr for {e.msgid!r}: {f.message}"))
     return out
+
+
+SEPARATOR = "\n\u00a6\n"   # between two msgstrs: no word, number or phrase reads across it
 
 
 def calculator_findings(contexts: dict, strings: Strings | None = None) -> list:
@@ -74,9 +89,18 @@ def calculator_findings(contexts: dict, strings: Strings | None = None) -> list:
 _BOLD = re.compile(r"\*\*([^*\n]+)\*\*")
 
 
-def verdict_findings(project, strings: Strings | None = None) -> list:
+def _verdict_word(project, verdict: str, lang: str) -> str:
+    """The verdict as the table prints it: its msgstr (msgctxt "verdict"), else the German one, else the key."""
+    for source in (lang, "de"):
+        entries, _ = project.locale_files.get(source, ([], []))
+        for e in entries:
+            if e.msgid == verdict and e.context == "verdict" and e.strings.get(0) and not e.fuzzy:
+                return e.strings[0]
+    return verdict
+
+
+def verdict_findings(project) -> list:
     """Every verdict the table gives must be a bold entry of the legend before the table."""
-    strings = strings or Strings(project.root / "locales")
     used = sorted({r.verdict for r in claims.results()}, key=claims.VERDICTS.index)
     out = []
     for lang in project.langs:
@@ -88,7 +112,7 @@ def verdict_findings(project, strings: Strings | None = None) -> list:
             continue
         legend = {w.strip().lower() for w in _BOLD.findall("\n".join(page.text.split("\n")[:table - 1]))}
         for verdict in used:
-            word = strings.get(verdict, lang, "verdict")
+            word = _verdict_word(project, verdict, lang)
             if word.lower() not in legend:
                 out.append(Problem(page.rel, table, ERROR, "verdict",
                                    f"the table below gives the verdict {word!r} (claims "
@@ -143,13 +167,14 @@ def factcheck_link_findings(project, verdicts) -> list:
     return out
 
 
-def check(project) -> list:
-    """Every reader-text check the checks run (the pages' rendered text is the build hook's), known findings as warnings."""
+def check(project, calculators: bool = False) -> list:
+    """The reader-text checks of the build (the pages' rendered text is the build hook's), known findings as
+    warnings; with `calculators`, the calculator sweep too (tests/test_prose.py)."""
     rules = prose_context.rules(project.root)
     contexts = prose_context.contexts(project.root, LANGS)
-    strings = Strings(project.root / "locales")
-    found = locale_findings(project, contexts) + calculator_findings(contexts, strings)
-    found += verdict_findings(project, strings)
+    found = locale_findings(project, contexts) + (calculator_findings(contexts, Strings(project.root / "locales"))
+                                                  if calculators else [])
+    found += verdict_findings(project)
     found += factcheck_link_findings(project, set(rules.get("factcheck", {}).get("negative", ["wrong"])))
     entries = known.load(project.root)
     return known.summary(known.apply(found, entries), entries)
