@@ -187,7 +187,7 @@ def test_known_findings_are_summarized_at_their_entry():
     found = known.apply([reader.Problem("docs/de/x.md", 3, "error", "english", "English word 'socket' on …")] * 2, entries)
     shown = known.summary(found, entries)
     assert [(p.path, p.line, p.severity) for p in shown] == [(known.FILE, k.line, "warning")]
-    assert "docs/de/x.md:3" in shown[0].message
+    assert "2 time(s) in docs/de/x.md" in shown[0].message
 
 
 def test_every_known_entry_names_a_lint_and_an_issue():

@@ -80,9 +80,11 @@ def summary(problems: list, entries: list, shown: int = 3) -> list:
         found = by_entry.get(k.line, [])
         if not found:
             continue
-        places = list(dict.fromkeys(f"{p.path}:{p.line}" for p in found))
-        where = ", ".join(places[:shown]) + (f" and {len(places) - shown} more" if len(places) > shown else "")
+        # the files, not file:line (a generated table's findings all sit on its macro's line; and the log's
+        # file:line entries stay the findings' own)
+        files = list(dict.fromkeys(p.path for p in found))
+        where = ", ".join(files[:shown]) + (f" and {len(files) - shown} more files" if len(files) > shown else "")
         out.append(Problem(FILE, k.line, WARNING, k.code,
-                           f"known finding {k.text!r} at {where}; {k.reason} ({k.issue}); "
+                           f"known finding {k.text!r}, {len(found)} time(s) in {where}; {k.reason} ({k.issue}); "
                            f"remove this entry once fixed, and the lint guards the fix"))
     return out

@@ -106,6 +106,14 @@ def _translation(entries: list, lang: str, msgid: str, msgctxt: str | None) -> s
     return ""
 
 
+def _termbase(root: pathlib.Path, lang: str) -> termbase.Termbase:
+    """The language's termbase, or an empty one where it cannot be read (the termbase check reports why)."""
+    try:
+        return termbase.load(root, lang)
+    except termbase.TermbaseError:
+        return termbase.Termbase(lang, "", {})
+
+
 def _capitalized(forms) -> list:
     return list(forms) + [f[:1].upper() + f[1:] for f in forms]
 
@@ -136,12 +144,12 @@ def _context(root: pathlib.Path, lang: str) -> Context:
     names, titles = _catalog_names(root)
     phrases_ok = list(allowed.get("phrases", []))
     numbered = numbers.load_names(root) + list(names) + phrases_ok
-    tb = termbase.load(root, lang)
+    tb = _termbase(root, lang)
     chosen = [f for t in tb.terms.values() for f in t.forms()]
     words = set(english.get("words", [])) - set(english.get("words_of", {}).get(lang, []))
     phrases = list(english.get("phrases", []))
     if lang != "en":
-        en = termbase.load(root, "en")
+        en = _termbase(root, "en")
         keep = set(english.get("terms", {}).get(lang, []))
         for tid, t in en.terms.items():
             mine = tb.terms.get(tid)
