@@ -62,7 +62,10 @@ _DESCRIBED = {(True, True): N_("{title} ({publisher}, {date})"), (True, False): 
 
 
 def describe(src: catalog.Source, lang: str, tr) -> str:
-    """The document's title, publisher and publication date, as plain text in the page's language."""
+    """The document's title, publisher and publication date, as plain text in the page's language. Where the
+    source is this site itself (kind "this-site"), its words are ours and translated (msgctxt "site-source")."""
+    if src.kind == "this-site":
+        return tr(src.source, "site-source")
     key = (bool(src.publisher), bool(src.published))
     if key not in _DESCRIBED:
         return src.source

@@ -158,6 +158,13 @@ COUNTED = {
     "tokens proposed per step": P_("{n} token proposed per step", "{n} tokens proposed per step", "term"),
     "tokens accepted per verify step": P_("{n} token accepted per verify step",
                                           "{n} tokens accepted per verify step", "term"),
+    "devices an expert is split over": P_("{n} device an expert is split over", "{n} devices an expert is split over", "term"),
+    "devices of the stage": P_("{n} device of the stage", "{n} devices of the stage", "term"),
+    "requests per device group": P_("{n} request per device group", "{n} requests per device group", "term"),
+    "tokens per device group": P_("{n} token per device group", "{n} tokens per device group", "term"),
+    "requests in the batch": P_("{n} request in the batch", "{n} requests in the batch", "term"),
+    "KV heads": P_("{n} KV head", "{n} KV heads", "term"),
+    "tokens of context": P_("{n} token of context", "{n} tokens of context", "term"),
 }
 
 

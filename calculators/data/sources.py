@@ -25,7 +25,8 @@ CONFIDENCE = ("high", "medium", "low")
 # is translated through the locale files (msgctxt "source-kind") and a page
 # must never show an English label inside German, Danish or Italian text.
 SOURCE_KINDS = ("datasheet", "paper", "model-card", "config", "code", "vendor-page", "vendor-blog",
-                "benchmark-page", "conference-talk", "press-coverage", "press-release-reprint", "article", "issue-thread")
+                "benchmark-page", "conference-talk", "press-coverage", "press-release-reprint", "article", "issue-thread",
+                "this-site")   # this site's own assumption or computation: its `source` is our text, translated
 
 
 class DataError(ValueError):

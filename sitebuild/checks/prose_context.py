@@ -13,7 +13,7 @@
   terms (en.toml) of concepts the language writes otherwise are English words there;
 - nouns and their forms after a count: the termbase's term/plural pairs and the
   forms of the plural messages (msgid_plural entries) of locales/<lang>.po;
-- the word for a raw fraction: the msgstr of "fraction" (context datum-unit).
+- the word for a raw fraction: prose_rules.toml [fraction].
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from . import numbers, po
 from .prose import Context, counted_pattern, trie, words_pattern
 
 RULES = "sitebuild/checks/prose_rules.toml"
-CATALOG_FILES = ("calculators/data/catalog.toml", "calculators/data/serving.toml")
+CATALOG_FILES = ("calculators/data/catalog.toml", "calculators/data/serving.toml", "calculators/article/measurements.toml")
 
 
 def rules(root: pathlib.Path) -> dict:
@@ -42,18 +42,18 @@ def _literal(phrases, flags=0) -> re.Pattern | None:
     return re.compile(rf"(?<!\w)(?:{trie(alts)})(?!\w)", flags)   # also inside a compound ("mixture of experts-model")
 
 
-def _sources(data) -> list:
-    """Every `source = "…"` of a parsed catalog file."""
+def _sources(data, fields=("source",)) -> list:
+    """Every value of one of `fields` ("source", "publisher") in a parsed data file."""
     out = []
     if isinstance(data, dict):
         for key, value in data.items():
-            if key == "source" and isinstance(value, str):
+            if key in fields and isinstance(value, str):
                 out.append(value)
             else:
-                out += _sources(value)
+                out += _sources(value, fields)
     elif isinstance(data, list):
         for value in data:
-            out += _sources(value)
+            out += _sources(value, fields)
     return out
 
 
@@ -72,7 +72,9 @@ def _catalog_names(root: pathlib.Path) -> tuple:
         if not path.exists():
             continue
         data = tomllib.loads(path.read_text(encoding="utf-8"))
-        titles.update(t for t in (title_part(s) for s in _sources(data)) if t)
+        for source in _sources(data):     # the title as written, and without what a site may write around it
+            titles.update(t for t in (source.strip(), title_part(source)) if t)
+        names.update(_sources(data, ("publisher",)))      # who published a source: a name
         for section in ("models", "devices"):
             for entry in (data.get(section) or {}).values():
                 if isinstance(entry, dict) and isinstance(entry.get("name"), str):
@@ -174,7 +176,7 @@ def _context(root: pathlib.Path, lang: str) -> Context:
     ones, others = {a for a, _ in pairs}, {b for _, b in pairs}
     one_only = {a: b for a, b in pairs if a not in others and a not in skip}
     other_only = {b: a for a, b in pairs if b not in ones and b not in skip}
-    fraction = _translation(entries, lang, "fraction", "datum-unit")
+    fraction = r.get("fraction", {}).get(lang)
     masked = _literal(_capitalized(chosen) + list(names) + list(titles) + phrases_ok + numbered)
     patterns = [p for p in allowed.get("patterns", [])]
     if patterns:
