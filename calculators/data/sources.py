@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import re
+import tomllib
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -63,6 +64,18 @@ class Source:
     url_reason: str = ""      # why there is no url (a talk without slides, ...)
     publisher: str = ""       # who published it (a name, never translated)
     published: str = ""       # when: "2026-05-27", "2024-09" or "2026" (each page writes it in its language)
+
+
+def load_toml(text: str, path: str, parse):
+    """`parse(raw)` of a data file's text; a syntax or data error names the file and the line of its entry."""
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise DataError("(file)", "(syntax)", f"not valid TOML: {err}").locate(path, "") from None
+    try:
+        return parse(raw)
+    except DataError as err:
+        raise err.locate(path, text) from None
 
 
 # ---------------------------------------------------------------- field readers
@@ -177,7 +190,10 @@ def not_split_key(entry: str, value) -> None:
 
 
 def entry_line(text: str, entry: str) -> int:
-    """The line of the table header `[section.key]` (key quoted or not; a sub-table's own header first), or 0."""
+    """The line of the table header `[section.key]` (key quoted or not; a sub-table's own header first), or
+    of `[entry]` for a table that is not a keyed entry ("split"), or 0."""
+    if "." not in entry:
+        return next((n for n, line in enumerate(text.splitlines(), 1) if line.strip() == f"[{entry}]"), 0)
     section, _, key = entry.partition(".")
     key = key.split(".deployment")[0]
     candidates = [key]
