@@ -30,9 +30,12 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from hooks.data_errors import one_line  # noqa: E402
 from hooks.i18n_builds import inner_build  # noqa: E402
-from sitebuild import checks  # noqa: E402
-from sitebuild.checks import known, prose, prose_context, rendered  # noqa: E402
+
+with one_line():
+    from sitebuild import checks  # noqa: E402
+    from sitebuild.checks import known, prose, prose_context, rendered  # noqa: E402
 from sitebuild.strings import LANGS, SOURCE_LANG  # noqa: E402
 
 _state: dict = {"findings": [], "contexts": {}, "theme": set(), "theme_langs": set()}
