@@ -63,9 +63,15 @@ def _read(calc: Calculator, texts: dict, locale: str, tr, cat) -> tuple:
     return values, errors
 
 
+def _value_html(row, tr) -> str:
+    """A row's value cell: the text, or a link to its source where the row has one."""
+    text = escape(row.text(tr))
+    return f'<a href="{escape(row.href)}" rel="noopener">{text}</a>' if row.href else text
+
+
 def result_html(result: Result, tr) -> str:
     """The result table and verdict, as the page shows them (names stay untranslated)."""
-    rows = "".join(f'<tr><th scope="row">{escape(r.label if r.name else tr(r.label))}</th><td>{escape(r.text(tr))}</td></tr>'
+    rows = "".join(f'<tr><th scope="row">{escape(r.heading(tr))}</th><td>{_value_html(r, tr)}</td></tr>'
                    for r in result.rows)
     verdict = f'<p class="calc-verdict">{escape(tr(result.verdict))}</p>' if result.verdict else ""
     # A class of its own: the theme wraps class-less tables on load, which would make the page's
