@@ -1,5 +1,5 @@
-"""The decode speed calculator: one decode step split into weights, KV cache and arithmetic, the ceiling and the
-expected speed (achieved bandwidth and communication), and speculative decoding."""
+"""The decode speed calculator: one decode step split into weights, KV cache, fixed state and arithmetic, the
+ceiling and the expected speed (achieved bandwidth and communication), and speculative decoding."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from .messages import N_, UNKNOWN
 
 EXPERT_SHARE = N_("Share of the experts the batch reads")
 R_WEIGHTS, R_KV, R_ARITHMETIC = N_("Reading weights"), N_("Reading the KV cache"), N_("Arithmetic at peak")
+R_STATE = N_("Reading and writing back the fixed state")
 # Without a published peak only what memory allows is shown.
 MEMORY_ONLY_ROWS = (N_("Time per step, memory only (lower bound)"), N_("Speed per request, memory only (upper bound)"),
                     N_("Throughput of the batch, memory only (upper bound)"))
@@ -95,9 +96,10 @@ class Decode(Calculator):
         share = M.expert_share(m, int(inputs["batch"]))
         # MoE only: each token picks k of E experts, so a batch of B reads 1 - (1 - k/E)^B of them, not k/E
         experts = [Row(EXPERT_SHARE, fmt.format_percent(share, locale, decimals=0))] if share is not None else []
+        state = [Row(R_STATE, _q(s.state_s, "seconds", locale))] if s.state_s > 0 else []
         rows = layout_rows(inputs, locale) + experts + [
             Row(R_WEIGHTS, _q(s.weights_s, "seconds", locale)),
-            Row(R_KV, _q(s.kv_s, "seconds", locale)),
+            Row(R_KV, _q(s.kv_s, "seconds", locale)), *state,
             Row(R_ARITHMETIC, _q(s.compute_s, "seconds", locale) if s.compute_s is not None else UNKNOWN),
         ]
         ceiling = MEMORY_ONLY_ROWS if s.compute_s is None else CEILING_ROWS  # without a peak: only what memory allows

@@ -29,6 +29,13 @@ CUSTOM_LABEL = N_("custom model")
 OWN_CONFIG_LABEL = N_("your config.json")
 AS_RELEASED_LABEL = N_("as released")
 EP_LABELS = {EP_OFF: N_("off"), EP_ON: N_("on")}
+# What the calculators read from a reader's config.json (calculators/arch/config.py MODELLED_KINDS), under the field.
+MODELLED_NOTE = N_("The calculators model decoders with these layers: full and grouped-query attention, sliding-window "
+                   "attention, chunked attention, multi-head latent attention, also sparse (DeepSeek), linear attention "
+                   "(Gated DeltaNet, Kimi Delta Attention), Mamba state-space layers, mixture of experts with shared "
+                   "experts, and MTP modules. A config with other layers (cross-attention, encoder-decoder, other "
+                   "recurrent or sparse designs) is refused with the reason, never computed as full attention. Vision "
+                   "encoders are not counted.")
 KV_PRECISIONS = ("bf16", "fp8", "mxfp4", "fp4")
 WEIGHT_PRECISIONS = (AS_RELEASED, "bf16", "fp8", "mxfp4", "fp4")
 
@@ -76,6 +83,7 @@ class Field:
     label: str
     custom: bool = False   # read and shown only for the custom model
     byo: bool = False      # read and shown only for the reader's own config.json
+    help: str = ""         # a msgid shown under the control (what the field takes), or none
 
     def read(self, text: str, locale: str, tr, cat):
         """The value of `text`, or an InputError with the reader's-language message."""
@@ -275,7 +283,7 @@ MAX_TOKENS = 10_000_000      # context of a custom model; catalog models stop at
 MAX_COUNT = 100_000          # devices, batch
 
 MODEL = ModelField("model", N_("Model"))
-CONFIG = ConfigField("config", N_("config.json (paste it, or drop the file here)"), byo=True)
+CONFIG = ConfigField("config", N_("config.json (paste it, or drop the file here)"), byo=True, help=MODELLED_NOTE)
 DEVICE = DeviceField("device", N_("Device"))
 KV_PRECISION = KVPrecisionField("kv_precision", N_("KV precision"))
 WEIGHT_PRECISION = WeightPrecisionField("weight_precision", N_("Weight precision"))

@@ -155,10 +155,14 @@ def latency_step_inputs(inputs: dict) -> dict:
 
 def latency_parts(inputs: dict, cat) -> dict:
     """Seconds of one model call (TTFT, decode) and of the agent loop, with the speeds used:
-    the ceiling, and the expected speed (efficiency, communication, speculative decoding) the times use."""
+    the ceiling, and the expected speed (efficiency, communication, speculative decoding) the times use.
+    The time to first token is None where the device publishes no dense BF16 peak (the times without it)."""
     m, d = model(inputs, cat), cat.devices[inputs["device"]]
     prompt, out, steps = int(inputs["prompt"]), int(inputs["output"]), int(inputs["steps"])
-    ttft = M.prefill_time(m, d, prompt, devices=deployment(inputs).tp)   # the prompt passes the stages in turn too
+    try:   # the prompt passes the stages in turn too: timed on the tensor-parallel degree
+        ttft = M.prefill_time(m, d, prompt, devices=deployment(inputs).tp)
+    except M.ModelError:
+        ttft = None
     decode_inputs = latency_step_inputs(inputs)
     s = step(decode_inputs, cat)
     e = expected_step(decode_inputs, cat, s)
@@ -166,7 +170,7 @@ def latency_parts(inputs: dict, cat) -> dict:
     spec = speculation(inputs, m)
     if spec is not None:   # tokens per verify step over the time of k proposals and one verify step
         speed = spec.tokens_per_s(e.expected_s)
-    tool = float(inputs["tool_s"])
+    tool, known = float(inputs["tool_s"]), ttft or 0.0
     return {"ttft": ttft, "ceiling": s.tokens_per_s, "speed": speed, "decode": out / speed, "expected": e,
-            "call": M.end_to_end_latency(ttft, out, speed),
-            "tool": tool, "steps": steps, "loop": M.agent_loop_time(steps, ttft, out, speed) + steps * tool}
+            "call": M.end_to_end_latency(known, out, speed),
+            "tool": tool, "steps": steps, "loop": M.agent_loop_time(steps, known, out, speed) + steps * tool}

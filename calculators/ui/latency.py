@@ -10,9 +10,11 @@ from .calculator import Calculator, Result, Row
 from .decode import CEILING_ROWS, EXPECTED_ROWS, SPEC_SPEED, comm_rows, layout_rows
 from .fields import (AS_RELEASED, CONFIG, DEVICE, DEVICES, EFFICIENCY, EP, EP_OFF, KV_PRECISION, LATENCY, MAX_TOKENS, MODEL, PP,
                      SPEC_ACCEPTANCE, SPEC_K, CountField, SecondsField, TokensField)
-from .messages import N_
+from .messages import N_, UNKNOWN
 
 R_TTFT, R_E2E, R_LOOP = N_("Time to first token"), N_("End-to-end latency"), N_("Agent loop")
+# No dense BF16 peak published (WSE-3, Groq LPU, MI355X): the prompt's arithmetic cannot be timed.
+TTFT_UNKNOWN = N_("unknown: {device} has no published dense BF16 peak, so the prompt's arithmetic cannot be timed")
 
 
 class Latency(Calculator):
@@ -39,10 +41,14 @@ class Latency(Calculator):
         p = I.latency_parts(inputs, cat)
         spec = I.speculation(inputs, I.model(inputs, cat))
         q = lambda v, kind: fmt.format_quantity(v, kind, locale)  # noqa: E731
-        rows = layout_rows(inputs, locale) + [Row(R_TTFT, q(p["ttft"], "seconds")),
-                                              Row(CEILING_ROWS[1], q(p["ceiling"], "tok_per_s"))]
-        rows += comm_rows(p["expected"], cat.devices[inputs["device"]], locale)
+        d = cat.devices[inputs["device"]]
+        ttft = (Row(R_TTFT, q(p["ttft"], "seconds")) if p["ttft"] is not None
+                else Row(R_TTFT, TTFT_UNKNOWN, fill=(("device", d.name, False),)))
+        rows = layout_rows(inputs, locale) + [ttft, Row(CEILING_ROWS[1], q(p["ceiling"], "tok_per_s"))]
+        rows += comm_rows(p["expected"], d, locale)
         rows.append(Row(SPEC_SPEED if spec is not None else EXPECTED_ROWS[1], q(p["speed"], "tok_per_s")))
+        if p["ttft"] is None:          # the first token's wait is unknown, so is the whole
+            return Result(rows + [Row(R_E2E, UNKNOWN), Row(R_LOOP, UNKNOWN)], "")
         rows += [Row(R_E2E, q(p["call"], "seconds")), Row(R_LOOP, q(p["loop"], "seconds"))]
         return Result(rows, "")
 

@@ -103,7 +103,9 @@ def evaluate(name: str, texts: dict, locale: str, tr, instance: str | None = Non
         if shared:
             state["config"] = shared
         m = byo.model(values["config"])
-        result.rows[:0] = config_messages.summary_rows(m, inputs.get("kv_precision", "bf16"), locale, tr, shared is not None)
+        summary = config_messages.summary_rows(m, inputs.get("kv_precision", "bf16"), locale, tr, shared is not None)
+        own = {r.label for r in result.rows}     # a row the calculator shows itself (the fixed state) is not repeated
+        result.rows[:0] = [r for r in summary if r.label not in own]
     return {"ok": True, "errors": {}, "html": result_html(result, tr), "chart": chart, "state": state}
 
 
