@@ -43,12 +43,14 @@ CHANGES = {"kv_cache": {"context": "128K", "model": "gpt-oss-120b"}, "decode": {
 EDGES = {"kv_cache": {"model": "qwen3-next-80b-a3b", "context": "4096"}, "decode": {"model": "qwen3-next-80b-a3b", "context": "4096"},
          "fit": {"model": "llama-4-maverick", "context": "1M", "batch": "1"}, "latency": {"device": "wse-3", "devices": "4"}}
 LAYOUT_REFUSED = {"devices": "6"}
+# The calibrated step time's edge: an engine no published measurement calibrates on the device (the ceiling only).
+ENGINE_UNCALIBRATED = {"device": "mi300x", "engine": "trtllm"}
 
 
 def calculator_cases() -> dict:
     """Calculator outputs for the parity test, per locale: the defaults, a changed input, a rejected one,
     a reader's config.json and a broken one, the edges of the 2026 layer kinds (EDGES), a hybrid config, a
-    refusal with plural forms, and a layout engines cannot run."""
+    refusal with plural forms, a layout engines cannot run, and an engine nothing calibrates on the device."""
     import json
     ident = lambda m: m  # noqa: E731
     own = json.dumps(catalog.read_config("gpt-oss-20b.json"))   # a reader's pasted config.json
@@ -69,6 +71,8 @@ def calculator_cases() -> dict:
                      ("short pattern", dict(base, model=byo.BYO, config=json.dumps(short)))]
             if "devices" in base:
                 cases.append(("layout refused", dict(base, **LAYOUT_REFUSED)))
+            if "engine" in base:
+                cases.append(("engine uncalibrated", dict(base, **ENGINE_UNCALIBRATED)))
             for case, texts in cases:
                 res = worker.evaluate(name, texts, loc, ident)
                 out[f"calc:{name}:{loc}:{case}"] = json.dumps(res, ensure_ascii=False, sort_keys=True)
