@@ -117,9 +117,9 @@ BAD = [  # (calculator, changed fields, field with the message, msgid)
     ("latency", {"pp": "5"}, "pp", checks.M_PP_DEVICES),
     ("latency", {"pp": "160", "devices": "160"}, "pp", checks.M_PP_LAYERS),
     ("latency", {"ep": "on"}, "ep", checks.M_EP_DENSE),
-    ("decode", {"devices": "6"}, "devices", checks.M_TP["tp_heads"]),
-    ("decode", {"model": "minimax-m2", "devices": "12"}, "devices", checks.M_TP["tp_kv_heads"]),
-    ("latency", {"devices": "12", "pp": "2"}, "devices", checks.M_TP["tp_heads"]),
+    ("decode", {"devices": "6"}, "devices", checks.M_TP_HEADS),
+    ("decode", {"model": "minimax-m2", "devices": "12"}, "devices", checks.M_TP_KV_HEADS),
+    ("latency", {"devices": "12", "pp": "2"}, "devices", checks.M_TP_HEADS),
 ]
 
 

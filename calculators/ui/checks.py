@@ -30,10 +30,11 @@ M_PP_DEVICES = N_("{n} devices do not split into {pp} equal pipeline stages: the
                   "the number of stages.")
 M_EP_DENSE = N_("{model} has no routed experts, so there is nothing to place by expert parallelism.")
 # A tensor-parallel degree engines cannot run (DeploymentError codes of perf/deployment.py `Deployment.problem`).
-M_TP = {"tp_heads": N_("Tensor parallelism over {tp} devices needs {field} ({count}) to be a multiple of {tp}: engines split "
-                       "the heads evenly. Choose a count that divides {count}."),
-        "tp_kv_heads": N_("Tensor parallelism over {tp} devices needs {field} ({count}) to be a multiple of {tp}, or {tp} to "
-                          "be a multiple of {count} (several devices then hold the same KV head). Choose a count that fits.")}
+M_TP_HEADS = N_("Tensor parallelism over {tp} devices needs {field} ({count}) to be a multiple of {tp}: engines split the "
+                "heads evenly. Choose a count that divides {count}.")
+M_TP_KV_HEADS = N_("Tensor parallelism over {tp} devices needs {field} ({count}) to be a multiple of {tp}, or {tp} to be a "
+                   "multiple of {count} (several devices then hold the same KV head). Choose a count that fits.")
+TP_MESSAGES = {"tp_heads": M_TP_HEADS, "tp_kv_heads": M_TP_KV_HEADS}
 M_LAYOUT_NO_FIT = N_("{model} does not fit on {n} × {device} as {layout} with this cache: the fullest device would hold "
                      "{held} of {capacity}.")
 
@@ -81,7 +82,7 @@ def layout_errors(inputs: dict, locale: str, tr, cat) -> dict:
                                                                 I.weight_precision(inputs)))
     if problem is not None:
         p = problem.params
-        return {"devices": tr(M_TP[problem.code]).format(tp=num(p["tp"]), field=p["field"], count=num(p["count"]))}
+        return {"devices": tr(TP_MESSAGES[problem.code]).format(tp=num(p["tp"]), field=p["field"], count=num(p["count"]))}
     if inputs.get("ep") == EP_ON and not any(isinstance(l.mlp, MoEMLP) for l in m.arch.layers):
         return {"ep": tr(M_EP_DENSE).format(model=m.name)}
     return {}
