@@ -135,9 +135,26 @@ def _config(name: str) -> dict:
     return json.loads((CONFIGS_DIR / f"{name}.json").read_text(encoding="utf-8"))
 
 
+def _nested(depth: int):
+    value = 1
+    for _ in range(depth):
+        value = {"a": value}
+    return value
+
+
+# (kind of layer, a field that signals it, a value): calculators/arch/refusal.py SIGNALS
+UNMODELLED = (("state_space", "state_size", 16), ("linear_attention", "linear_num_key_heads", 16),
+              ("sparse_attention", "index_topk", 2048), ("block_sparse_attention", "dense_attention_every_n_layers", 4),
+              ("chunked_attention", "attention_chunk_size", 8192), ("cross_attention", "cross_attention_layers", [3, 8]),
+              ("encoder_decoder", "is_encoder_decoder", True), ("sliding_pattern", "sliding_window_pattern", "LLLG"),
+              ("mtp", "num_nextn_predict_layers", 1), ("moe_pattern", "moe_layers", [1, 3]))
+
+
 def _configs() -> list:
-    """(what, config.json text) for each message a pasted config can get, and two that are read."""
+    """(what, config.json text) for each message a pasted config can get (each code of
+    calculators/ui/config_messages.py, and each kind of layer the calculators do not model), and three that are read."""
     llama, oss, ds = _config("llama-3.1-8b"), _config("gpt-oss-20b"), _config("deepseek-v3")
+    hybrid = _config("nemotron-h-56b")     # Mamba-2, MLP-only and attention blocks, one character each
     n = 120
     long_oss = {**oss, "num_hidden_layers": n, "layer_types": ["sliding_attention", "full_attention"] * (n // 2)}
     cases = [
@@ -147,18 +164,40 @@ def _configs() -> list:
         ("longer than any config", "{" + " " * byo.MAX_CONFIG_CHARS + "}"),
         ("not JSON", '{"hidden_size": 4096,'),
         ("JSON that is not a config", {"name": "x"}),
-        ("a config without the fields the calculators need", {"hidden_size": 4096, "model_type": "mamba"}),
+        ("a config without the fields the calculators need", {"hidden_size": 4096, "model_type": "frobnicator"}),
         ("an unknown quantization method", {**llama, "quantization_config": {"quant_method": "awq"}}),
         ("a field missing", {**llama, "intermediate_size": None}),
         ("a field that is not a whole number", {**llama, "intermediate_size": "x"}),
         ("a field out of range", {**llama, "hidden_size": 10**9}),
         ("layer_types of the wrong length", {**oss, "layer_types": ["full_attention"]}),
-        ("layer_types with an unknown kind", {**oss, "layer_types": ["linear_attention"] * oss["num_hidden_layers"]}),
+        ("layer_types with an unknown kind", {**oss, "layer_types": ["frobnicated_attention"] * oss["num_hidden_layers"]}),
         ("values the calculators cannot read", {**oss, "quantization_config": {**oss["quantization_config"],
                                                                                 "modules_to_not_convert": 5}}),
         ("an FP8 block size other than 128 x 128", {**ds, "quantization_config": {**ds["quantization_config"],
                                                                                      "weight_block_size": [64, 64]}}),
+        ("a hybrid of Mamba-2 and attention layers that is read (Nemotron-H 56B)", hybrid),
+        ("a model type that is not text", {**llama, "model_type": 5}),
+        ("true or false in quotation marks", {**llama, "tie_word_embeddings": "false"}),
+        ("a text_config that is not an object", {**llama, "text_config": 5}),
+        ("architectures that is not a list of names", {**llama, "architectures": "LlamaForCausalLM"}),
+        ("a layer pattern one block short", {**hybrid, "hybrid_override_pattern": hybrid["hybrid_override_pattern"][:-1]}),
+        ("a layer pattern of one block for two layers", {**hybrid, "num_hidden_layers": 2, "hybrid_override_pattern": "M"}),
+        ("a block kind the calculators do not model", {**hybrid, "hybrid_override_pattern": "E" + hybrid["hybrid_override_pattern"][1:]}),
+        ("KV heads that do not divide the heads", {**llama, "num_key_value_heads": 3}),
+        ("an unknown state dtype", {**hybrid, "mamba_ssm_cache_dtype": "float7"}),
+        ("a config nested too deep", {**llama, "extra": _nested(25)}),
+        ("an encoder-decoder model type", {"model_type": "t5", "num_hidden_layers": 6, "hidden_size": 512}),
     ]
+    # layer lists in Kimi Linear's form: not a list, a layer the model does not have, layers assigned twice
+    kimi = {**llama, "model_type": "kimi_linear", "num_hidden_layers": 4, "linear_attn_config": {
+        "kda_layers": [1, 2, 3], "full_attn_layers": [4], "num_heads": 32, "head_dim": 128, "short_conv_kernel_size": 4}}
+    lac = kimi["linear_attn_config"]
+    cases += [("a layer list that is not a list", {**kimi, "linear_attn_config": {**lac, "kda_layers": "all"}}),
+              ("a layer number out of range", {**kimi, "linear_attn_config": {**lac, "full_attn_layers": [9]}}),
+              ("layers assigned twice", {**kimi, "linear_attn_config": {**lac, "full_attn_layers": [3, 4]}})]
+    # each kind of layer the calculators do not model, signalled by a field of Llama 3.1 8B's config
+    cases += [(f"{kind.replace('_', ' ')} signalled by {field}", {**llama, field: value}) for kind, field, value in UNMODELLED]
+    cases += [("a recurrent model (RWKV)", {"model_type": "rwkv", "num_hidden_layers": 24, "hidden_size": 2048, "vocab_size": 50277})]
     return [(what, cfg if isinstance(cfg, str) else json.dumps(cfg, indent=1)) for what, cfg in cases]
 
 
@@ -174,6 +213,14 @@ CROSS = (
     ("decode", {"ep": F.EP_ON}, "expert parallelism for a dense model"),
     ("decode", {"devices": "2", "pp": "2", "batch": "64"}, "a layout whose fullest device does not hold its part"),
     ("latency", {"device": "wse-3"}, "a device without a published peak"),
+    ("decode", {"devices": "6"}, "a tensor-parallel degree the heads do not split into"),
+    ("decode", {"model": "minimax-m2", "devices": "12"}, "a tensor-parallel degree the KV heads neither divide nor split into"),
+    ("decode", {"device": "sn40l"}, "a device no published measurement calibrates"),
+    ("decode", {"device": "mi300x", "engine": "trtllm"}, "an engine no published measurement calibrates on the device"),
+    ("latency", {"device": "a100-80gb"}, "a device no published measurement calibrates, with a time to first token"),
+    ("decode", {"model": "qwen3-next-80b-a3b", "context": "4096"}, "a model with a fixed state"),
+    ("kv_cache", {"model": "qwen3-next-80b-a3b", "context": "4096"}, "a model with a fixed state: vLLM's larger pages"),
+    ("fit", {"model": "llama-4-maverick", "context": "1048576", "batch": "1"}, "one layer's cache larger than a device"),
 )
 
 

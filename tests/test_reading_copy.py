@@ -10,6 +10,7 @@ import sys
 import pytest
 
 from calculators.data import catalog
+from calculators.text.message import Plural
 from calculators.ui import checks, config_messages, fields, messages, worker
 from sitebuild import calc_text
 
@@ -24,8 +25,10 @@ def _tool():
     return module
 
 
-def _pattern(template: str) -> re.Pattern:
-    """A msgid with its placeholders as wildcards."""
+def _pattern(template) -> re.Pattern:
+    """A msgid with its placeholders as wildcards; a plural message: either form."""
+    if isinstance(template, Plural):
+        return re.compile("|".join(_pattern(form).pattern for form in (template.one, template.other)))
     return re.compile(".*?".join(re.escape(p) for p in re.split(r"\{[^}]*\}", template)))
 
 
@@ -37,12 +40,14 @@ def english_msgids() -> str:
     found = []
     for name in worker.CALCULATORS:
         found += calc_text.calculator_cases(name, "en", identity, cat)
-    return calc_text.render(found)
+    return calc_text.render(found + calc_text.page_cases("en", identity))   # the page's own lines (FAILED) too
 
 
 def _messages() -> dict:
     out = {name: m for name, m in vars(checks).items() if name.startswith("M_")}
-    out.update({f"config.{code}": m for code, m in config_messages.MESSAGES.items()})
+    # "invalid" is the fallback for a code without a message of its own: every code the config reader raises has one
+    out.update({f"config.{code}": m for code, m in config_messages.MESSAGES.items() if code != "invalid"})
+    out.update({f"config.unmodelled.{kind}": m for kind, m in config_messages.UNMODELLED.items()})
     out.update({f"field.{code}": m for code, m in fields.PARSE_MESSAGES.items()})
     out.update({"config.NO_LINK": config_messages.NO_LINK, "FAILED": messages.FAILED})
     return out
