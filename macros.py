@@ -70,7 +70,7 @@ def define_env(env):
         f = figures.get(id)
         usage.record(lang(), env.page.file.src_uri, id)   # the build hook compares this with the sources
         _FIGS_ON_PAGE.append(id)
-        return figure_html(id, f.format(lang(), style), lang(), art, noun, f"{_PAGE['sources']}#fig-{escape(id)}")
+        return figure_html(id, f.format(lang(), style), lang(), art, noun, f"{_PAGE['sources']}#fig-{escape(id)}", style)
 
     @env.macro
     def term(id: str, cap: bool = False, plural: bool = False) -> str:
@@ -140,17 +140,19 @@ def define_env(env):
     env.macro(lambda: tables.measurements_table(lang(), tr, table_fig, cite), "measurements_table")
 
 
-def figure_html(id: str, text: str, lang: str, art: str | None = None, noun: str | None = None, href: str | None = None) -> str:
+def figure_html(id: str, text: str, lang: str, art: str | None = None, noun: str | None = None, href: str | None = None,
+                style: str | None = None) -> str:
     """A figure (a link to its sources row, or a span), with the Italian article before it and the counted noun after it, agreeing with `text`.
 
     The span holds the figure alone (what the tests and the browser compare);
     the words around it come from calculators/text/grammar.py, which the browser
     runs too, and the noun forms from the page language's termbase.
     """
+    styled = f' data-style="{escape(style)}"' if style else ""     # the prose form the text is in (fig(..., style=))
     if href is None:
-        html = f'<span class="fig" data-fig="{escape(id)}">{escape(text)}</span>'
+        html = f'<span class="fig" data-fig="{escape(id)}"{styled}>{escape(text)}</span>'
     else:
-        html = f'<a class="fig" href="{href}" data-fig="{escape(id)}">{escape(text)}</a>'
+        html = f'<a class="fig" href="{href}" data-fig="{escape(id)}"{styled}>{escape(text)}</a>'
     if art is not None:
         with_article = grammar.article(text, art, lang)
         html = escape(with_article[: len(with_article) - len(text)], quote=False) + html
