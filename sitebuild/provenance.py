@@ -24,7 +24,7 @@ import functools
 import json
 from urllib.parse import urlencode
 
-from calculators.data import catalog
+from calculators.data import catalog, serving
 from calculators.article import figures
 from calculators.data import scenarios as S
 from calculators.ui.messages import N_
@@ -57,7 +57,6 @@ def _record(ref: str, cat: catalog.Catalog):
     section, _, key = ref.partition(".")
     found = getattr(cat, section, {}).get(key)
     if found is None:
-        from calculators.data import serving
         found = getattr(serving.load(), section)[key]
     return found
 
@@ -67,8 +66,9 @@ def _name(ref: str, rec, cat: catalog.Catalog, tr) -> str:
     entry has none of these (the popover then names it by its source's title and kind). Never the
     catalog's key ("measurements.infercom-gpt-oss-120b"): that is the sources page's business."""
     section = ref.partition(".")[0]
-    if section == "racks":
-        return tr(rec.name, "rack-name")
+    worded = catalog.WORDED_NAMES.get(section) or serving.WORDED_NAMES.get(section)
+    if worded:
+        return tr(rec.name, worded)
     if section == "data":
         return tr(rec.what, "datum")
     if section == "measurements":
