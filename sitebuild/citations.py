@@ -56,31 +56,38 @@ def marker(number: int, occurrence: int, title: str) -> str:
 
 
 # A document as the site names it: its title as published, with who published it and when, as each
-# language writes that (the title itself is never translated; the date is the page's language).
+# language writes that (the title itself is never translated; the date is the page's language). Where the
+# kind of document follows, it joins the same parentheses: "Title (Infercom, 27 May 2026; article)".
 _DESCRIBED = {(True, True): N_("{title} ({publisher}, {date})"), (True, False): N_("{title} ({publisher})"),
               (False, True): N_("{title} ({date})")}
+_DESCRIBED_KIND = {(True, True): N_("{title} ({publisher}, {date}; {kind})"), (True, False): N_("{title} ({publisher}; {kind})"),
+                   (False, True): N_("{title} ({date}; {kind})"), (False, False): N_("{title} ({kind})")}
 
 
-def describe(src: catalog.Source, lang: str, tr) -> str:
-    """The document's title, publisher and publication date, as plain text in the page's language. Where the
-    source is this site itself (kind "this-site"), its words are ours and translated (msgctxt "site-source")."""
+def describe(src: catalog.Source, lang: str, tr, with_kind: bool = False) -> str:
+    """The document's title, publisher and publication date (and, `with_kind`, what kind of document it is),
+    as plain text in the page's language. Where the source is this site itself (kind "this-site"), its words
+    are ours and translated (msgctxt "site-source")."""
+    kind = tr(src.kind, "source-kind") if with_kind else None
     if src.kind == "this-site":
-        return tr(src.source, "site-source")
+        own = tr(src.source, "site-source")
+        return tr(_DESCRIBED_KIND[(False, False)]).format(title=own, kind=kind) if kind else own
     key = (bool(src.publisher), bool(src.published))
+    date = dates.published(src.published, lang) if src.published else ""
+    if kind:
+        return tr(_DESCRIBED_KIND[key]).format(title=src.source, publisher=src.publisher, date=date, kind=kind)
     if key not in _DESCRIBED:
         return src.source
-    date = dates.published(src.published, lang) if src.published else ""
     return tr(_DESCRIBED[key]).format(title=src.source, publisher=src.publisher, date=date)
 
 
 def source_line(src: catalog.Source, lang: str, tr, accessed_text: str) -> str:
-    """One document: linked title, translated kind, access date (and why no link, where there is none)."""
-    title = escape(describe(src, lang, tr))
+    """One document: linked title with its kind, access date (and why no link, where there is none)."""
+    title = escape(describe(src, lang, tr, with_kind=True))
     linked = f'<a href="{escape(src.url)}" rel="noopener">{title}</a>' if src.url else title
-    kind = escape(tr(src.kind, "source-kind"))
     accessed = escape(tr("accessed"))
     reason = f' <small>{escape(tr(src.url_reason, "url-reason"))}</small>' if src.url_reason else ""
-    return f"{linked} ({kind}), {accessed} {accessed_text}{reason}"
+    return f"{linked}, {accessed} {accessed_text}{reason}"
 
 
 def footnotes(cites: PageCitations, lang: str, tr, accessed) -> str:

@@ -79,8 +79,8 @@ def _name(ref: str, rec, cat: catalog.Catalog, tr) -> str:
 def _entry(ref: str, cat: catalog.Catalog, lang: str, tr, accessed) -> dict:
     rec = _record(ref, cat)
     src = rec.src
-    return {"name": _name(ref, rec, cat, tr), "title": citations.describe(src, lang, tr), "url": src.url,
-            "kind": tr(src.kind, "source-kind"), "accessed": accessed(src, lang),
+    return {"name": _name(ref, rec, cat, tr), "title": citations.describe(src, lang, tr, with_kind=True), "url": src.url,
+            "accessed": accessed(src, lang),
             "confidence": tr(src.confidence, "confidence")}
 
 

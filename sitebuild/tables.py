@@ -62,12 +62,11 @@ def _q(value: float, kind: str, lang: str, **kw) -> str:
 
 
 def _source_cells(src: catalog.Source, lang: str, tr) -> list:
-    title = escape(citations.describe(src, lang, tr))
+    title = escape(citations.describe(src, lang, tr, with_kind=True))
     linked = f'<a href="{escape(src.url)}" rel="noopener">{title}</a>' if src.url else title
-    kind = f' <small>({escape(tr(src.kind, "source-kind"))})</small>'
     reason = f'<br><small>{escape(tr(src.url_reason, "url-reason"))}</small>' if src.url_reason else ""
     note = f'<br><small>{escape(tr(src.note, "catalog-note"))}</small>' if src.note else ""
-    return [linked + kind + reason + note, accessed(src, lang), escape(tr(src.confidence, "confidence"))]
+    return [linked + reason + note, accessed(src, lang), escape(tr(src.confidence, "confidence"))]
 
 
 def _model_summary(m: catalog.Model, lang: str, tr) -> str:

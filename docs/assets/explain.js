@@ -35,7 +35,7 @@
     const title = input.url ? el("a", { href: input.url, rel: "noopener" }, input.title) : input.title;
     // An entry without a name of its own (a platform, an efficiency) is named by its source's title.
     const head = input.name ? [el("strong", null, input.name), " — ", title] : [el("strong", null, title)];
-    return el("li", null, ...head, ` (${input.kind}), ${data.ui.accessed} ${input.accessed}; `,
+    return el("li", null, ...head, `, ${data.ui.accessed} ${input.accessed}; `,
       `${data.ui.confidence}: ${input.confidence}`);
   }
 
