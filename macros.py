@@ -41,7 +41,7 @@ from calculators.text import grammar
 from sitebuild import accuracy_tables, citations, glossary, provenance, runtime, tables, termbase, translations, widgets
 from sitebuild.checks import claim as claims_in_prose
 from sitebuild.checks import usage
-from sitebuild.strings import LANGS, Strings
+from sitebuild.strings import LANGS, Strings, Translator
 
 STRINGS = Strings()
 ROOT = pathlib.Path(__file__).resolve().parent
@@ -55,12 +55,12 @@ _TRANSLATORS: dict = {}
 
 def define_env(env):
     _TRANSLATORS.clear()
-    _TRANSLATORS.update({lang: (lambda msgid, ctx=None, lang=lang: STRINGS.get(msgid, lang, ctx)) for lang in LANGS})
+    _TRANSLATORS.update({lang: Translator(STRINGS, lang) for lang in LANGS})
     def lang() -> str:
         return _PAGE["lang"]
 
     def tr(msgid: str, context: str | None = None) -> str:
-        return STRINGS.get(msgid, lang(), context)
+        return _TRANSLATORS[lang()](msgid, context)
 
     @env.macro
     def fig(id: str, *, art: str | None = None, noun: str | None = None, style: str | None = None) -> str:
@@ -207,7 +207,7 @@ def on_post_page_macros(env):
         from mkdocs.utils import get_relative_url  # here, not at the top: the checks load this file without MkDocs
         rt = runtime.info(env.conf.extra)
         assets = get_relative_url("assets/", env.page.url or "./").rstrip("/") + "/"
-        tr = lambda msgid: STRINGS.get(msgid, language)  # noqa: E731
+        tr = _TRANSLATORS[language]
         env.markdown += "\n\n" + widgets.page_assets(language, tr, rt.page_urls(), assets, rt.scripts_version) + "\n"
     _dump_for_benchmark(language, name, env.markdown)
 
