@@ -106,7 +106,7 @@ def explain(fig_id: str, lang: str, tr, accessed, depth: int = 1) -> dict:
 
 def basis(f) -> str:
     """What a figure without catalog inputs rests on, as a UI string: a format's definition or our scenario."""
-    return N_("definition (no inputs)") if f.definition else N_("scenario (our assumption)")
+    return N_("definition, no inputs") if f.definition else N_("scenario, our assumption")
 
 
 def _explain(fig_id: str, lang: str, tr, accessed, depth: int) -> dict:
