@@ -15,8 +15,13 @@ import babel.dates
 
 @cache
 def day(iso: str, lang: str) -> str:
-    """"2026-11-29" as the language writes a day in full ("29. November 2026", "November 29, 2026")."""
-    return babel.dates.format_date(_dt.date.fromisoformat(iso), format="long", locale=lang)
+    """"2026-11-29" as the language writes a day in full ("29. November 2026", "November 29, 2026").
+    Italian writes the first of a month as an ordinal, "1º dicembre 2026", which CLDR's pattern does not."""
+    date = _dt.date.fromisoformat(iso)
+    text = babel.dates.format_date(date, format="long", locale=lang)
+    if lang == "it" and date.day == 1 and text.startswith("1 "):
+        text = "1\u00ba " + text[2:]
+    return text
 
 
 @cache

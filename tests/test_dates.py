@@ -43,3 +43,10 @@ def test_a_published_date_that_is_no_date_is_a_load_error():
            "confidence": "low", "published": "27 May 2026"}
     with pytest.raises(sources.DataError, match="field 'published': not a date"):
         sources.source("data.x", raw)
+
+
+def test_italian_writes_the_first_of_a_month_as_an_ordinal():
+    """Italian review 2026-12-02: "consultato il 1 dicembre 2026" reads wrong; Italian writes "1º dicembre"."""
+    assert dates.day("2026-12-01", "it") == "1º dicembre 2026"
+    assert dates.day("2026-12-02", "it") == "2 dicembre 2026"
+    assert dates.day("2026-12-01", "de") == "1. Dezember 2026"
