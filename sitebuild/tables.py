@@ -194,7 +194,11 @@ def _part_cell(res_part: claims.PartResult, tr, fig) -> str:
     else:
         mode_phrase = tr(_PART_PHRASES[mode]) if mode != "about" else _PART_PHRASES[mode]
     phrase = escape(mode_phrase)
-    return f"{phrase.replace('{value}', '<strong>' + fig(res_part.matched or res_part.part.figure) + '</strong>')} <small>({escape(verdict)})</small>"
+    figure_id = res_part.matched or res_part.part.figure
+    # a claim's own phrase may ask for the value's prose form ("7.2 times the bandwidth"); the modes' phrases do not
+    own = mode != "about" and res_part.part.phrase
+    value = fig(figure_id, res_part.part.style) if own and res_part.part.style else fig(figure_id)
+    return f"{phrase.replace('{value}', '<strong>' + value + '</strong>')} <small>({escape(verdict)})</small>"
 
 
 def _note(c: claims.Claim, tr, fig) -> str:
