@@ -25,8 +25,9 @@ Sums over a model's mixed per-layer specs (attention kinds, precision
 groups) read intermediate figures, one per group, so each term is itself
 expandable.
 
-A formula object is part of its figure's declaration (calculators/article/figure.py),
-in the topic module that computes the figure (calculators/article/topics/).
+A formula object is part of its figure's declaration (calculators/example/figure.py),
+in the module that computes the figure (calculators/article/topics/, or calculators/example/
+for the running example's figures, whose formulas are functions of the example).
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ from dataclasses import dataclass
 
 from ..text import fmt
 from ..text import message
-from ..ui.messages import P_
+from ..text.marks import P_
 
 ENDS = {"low": 0, "high": 1}
 
@@ -53,6 +54,7 @@ class Term:
     figure: str | None = None   # the figure it reads, or None for a constant
     value: float | None = None  # the constant's value
     end: str | None = None      # of a range figure, read only this end ("low" or "high")
+    kind: str | None = None     # a constant printed as a quantity of this unit kind (fmt.format_quantity: "params", "bytes")
 
 
 @dataclass(frozen=True)
@@ -118,6 +120,8 @@ class Formula:
                 fig, value = registry[t.figure], values[t.slot]
                 # The figure's own value prints as the figure does (its text is kept); a range's end is another value.
                 number = fig.format(locale) if value == fig.value else fig.with_value(value).format(locale)
+            elif t.kind:
+                number = fmt.format_quantity(t.value, t.kind, locale)
             else:
                 number = fmt.format_number(int(t.value), locale) if float(t.value).is_integer() else fmt.format_number(t.value, locale, sig=3)
             if t.label in COUNTED:       # "1 part the KV cache is split into", "8 parts …": one message, two forms
@@ -134,6 +138,7 @@ COUNTED = {
     "requests": P_("{n} request", "{n} requests", "term"),
     "layers": P_("{n} layer", "{n} layers", "term"),
     "GPUs": P_("{n} GPU", "{n} GPUs", "term"),
+    "devices": P_("{n} device", "{n} devices", "term"),
     "all-reduces": P_("{n} all-reduce", "{n} all-reduces", "term"),
     "calls": P_("{n} call", "{n} calls", "term"),
     "racks": P_("{n} rack", "{n} racks", "term"),
@@ -175,7 +180,8 @@ def _eval(node, names: dict) -> float:
 
 
 def F(expr: str, **terms) -> Formula:
-    """Shorthand: F("{a} ÷ {b}", a=("label", "figure.id"), b=("label", 2.0), c=("label", "range.id", "high"))."""
+    """Shorthand: F("{a} ÷ {b}", a=("label", "figure.id"), b=("label", 2.0), c=("label", "range.id", "high"),
+    d=("label", 3.6e10, "params")): a figure, a constant, one end of a range, a constant printed with its unit."""
     out = []
     for slot, (label, ref, *end) in terms.items():
         if isinstance(ref, str):
@@ -183,5 +189,5 @@ def F(expr: str, **terms) -> Formula:
                 raise ValueError(f"term {slot!r}: end must be one of {', '.join(ENDS)}, got {end[0]!r}")
             out.append(Term(slot, label, figure=ref, end=end[0] if end else None))
         else:
-            out.append(Term(slot, label, value=float(ref)))
+            out.append(Term(slot, label, value=float(ref), kind=end[0] if end else None))
     return Formula(expr, tuple(out))
