@@ -20,12 +20,13 @@ BUILDER_DEPS_mkdocs    :=
 BUILDER_DEPS_properdocs := $(PD_STAMP)
 BUILD := $(or $(BUILDER_CMD_$(BUILDER)),$(error BUILDER must be mkdocs or properdocs, not "$(BUILDER)"))
 
-.PHONY: help setup properdocs test serve site bench lock messages translations reviewed clean fit
+.PHONY: help setup properdocs test serve site text bench lock messages translations reviewed clean fit
 
 help:
 	@echo "make serve   build and serve the site at http://127.0.0.1:8000 (live reload; PORT=8831 for another port)"
 	@echo "make site    write the static site to site/ (BUILDER=properdocs: built by ProperDocs instead of MkDocs)"
 	@echo "make test    run every test (model, formatting, catalog, Pyodide parity, calculators in Chromium)"
+	@echo "make text    the reading copy: every string a reader can see, per language and page, in reading/"
 	@echo "make bench   print speed and size ratios against baselines measured in the same run"
 	@echo "make clean   remove the virtual environment, node_modules and build output"
 	@echo "make fit     fit the step-time constants to the published measurements (calculators/data/step_time.toml)"
@@ -80,6 +81,15 @@ serve: setup $(BUILDER_DEPS_$(BUILDER))
 site: setup $(BUILDER_DEPS_$(BUILDER))
 	$(BUILD) build --strict -d site
 
+# The reading copy (tools/reading_copy.py): reading/<lang>/<page>.txt and reading/<lang>/calculator-messages.txt.
+# Builds the site first when it is missing or a source is newer than it; `diff -r` two copies to see a change's text.
+SITE_SOURCES = docs locales calculators sitebuild hooks overrides macros.py mkdocs.yml
+text: setup
+	@if [ ! -f site/index.html ] || [ -n "$$(find $(SITE_SOURCES) -name __pycache__ -prune -o -type f -newer site/index.html -print | head -1)" ]; \
+	then $(MAKE) --no-print-directory site; fi
+	rm -rf reading
+	$(PY) tools/reading_copy.py site reading
+
 bench: setup
 	$(PY) tools/bench.py
 
@@ -104,4 +114,4 @@ reviewed: setup
 	$(PY) tools/translations.py reviewed $(PAGE)
 
 clean:
-	rm -rf $(VENV) $(PD_VENV) node_modules site dist build .pytest_cache .hypothesis
+	rm -rf $(VENV) $(PD_VENV) node_modules site reading dist build .pytest_cache .hypothesis

@@ -51,7 +51,7 @@ from calculators.example import variants as example_variants
 from calculators.example.declare import default_case
 from calculators.example.render import SAYS, say_figures
 from calculators.example import html as example_html
-from sitebuild import citations, glossary, provenance, runtime, tables, termbase, translations, widgets
+from sitebuild import accuracy_tables, citations, glossary, provenance, runtime, tables, termbase, translations, widgets
 from sitebuild.checks import claim as claims_in_prose
 from sitebuild.checks import usage
 from sitebuild.strings import LANGS, Strings
@@ -76,9 +76,11 @@ def define_env(env):
         return STRINGS.get(msgid, lang(), context)
 
     @env.macro
-    def fig(id: str, *, art: str | None = None, noun: str | None = None, input: str | None = None) -> str:
+    def fig(id: str, *, art: str | None = None, noun: str | None = None, style: str | None = None,
+            input: str | None = None) -> str:
         """A figure as a link to its row on the sources page (the popover script explains it in place),
-        with the Italian article before it and the counted noun after it where the page asks. On a page of the
+        with the Italian article before it and the counted noun after it where the page asks, in the form
+        running text needs where it asks (`style`: "times" for a factor, "words" for a small count). On a page of the
         running example, one of its figures with such words is wrapped, so that the words follow a new value,
         and one with `input` (a field of the example control: "context", "batch") is a number the reader can
         change in place (docs/assets/calculators.js makes it a spin button)."""
@@ -87,7 +89,10 @@ def define_env(env):
         _FIGS_ON_PAGE.append(id)
         if input is not None:
             return example_input(id, f, input)
-        html = figure_html(id, f.format(lang()), lang(), art, noun, f"{_PAGE['sources']}#fig-{escape(id)}")
+        if style is not None and id in example_figures.ids(_PAGE.get("example") or ""):
+            raise ValueError(f"docs/{env.page.file.src_uri}: fig({id!r}, style={style!r}): a figure of the running example "
+                             f"is re-rendered by the browser in its plain form; write it without style")
+        html = figure_html(id, f.format(lang(), style), lang(), art, noun, f"{_PAGE['sources']}#fig-{escape(id)}")
         if (art or noun) and id in example_figures.ids(_PAGE.get("example") or ""):
             forms = termbase.load(ROOT, lang()).get(noun) if noun else None
             data = f' data-art="{escape(art)}"' if art else ""
@@ -143,7 +148,7 @@ def define_env(env):
         """A footnote marker; the page's source list is appended by on_post_page_macros."""
         rec = citations.record(ref, catalog.load())
         number, occurrence = _CITATIONS.cite(rec.src)
-        return citations.marker(number, occurrence, rec.src.source)
+        return citations.marker(number, occurrence, citations.describe(rec.src, lang(), tr))
 
     @env.macro
     def chart(name: str) -> str:
@@ -185,10 +190,12 @@ def define_env(env):
     env.macro(lambda: translations.status_page(ROOT, tr), "translation_status")
     env.macro(lambda: tables.sources_table(lang(), tr), "sources_table")
     env.macro(lambda: tables.figures_table(lang(), tr), "figures_table")
+    env.macro(lambda: accuracy_tables.summary(lang(), tr), "accuracy_summary")
+    env.macro(lambda: accuracy_tables.rows(lang(), tr), "accuracy_rows")
 
     def cite(src) -> str:
         number, occurrence = _CITATIONS.cite(src)
-        return citations.marker(number, occurrence, src.source)
+        return citations.marker(number, occurrence, citations.describe(src, lang(), tr))
 
     def table_fig(id: str) -> str:
         """A figure inside a generated table: linked and explained like fig(), but, like the fact-check

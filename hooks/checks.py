@@ -40,20 +40,13 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from calculators.data.sources import DataError  # noqa: E402
+from hooks.data_errors import one_line  # noqa: E402
 from hooks.i18n_builds import inner_build  # noqa: E402
 
-try:
-    # The checks read the site's data as they load (catalog.toml, serving.toml, the measurements): a data
-    # error is one line, file, entry, field and what to do, not a traceback (SITE_DEBUG=1 shows one).
+with one_line():
     from sitebuild import checks, translations  # noqa: E402
     from sitebuild.checks import cache, staleness, usage  # noqa: E402
     from sitebuild.strings import LANGS, SOURCE_LANG, Strings  # noqa: E402
-except DataError as err:
-    if os.environ.get("SITE_DEBUG"):
-        raise
-    from mkdocs.config.base import ValidationError
-    raise ValidationError(f"{err} (SITE_DEBUG=1 shows where it was read)") from None
 
 _STRINGS = Strings()
 _state: dict = {}

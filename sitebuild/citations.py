@@ -13,6 +13,9 @@ from __future__ import annotations
 from html import escape
 
 from calculators.data import catalog
+from calculators.ui.messages import N_
+
+from calculators.example import provenance
 
 
 def record(ref: str, cat: catalog.Catalog):
@@ -52,9 +55,14 @@ def marker(number: int, occurrence: int, title: str) -> str:
             f'<a href="#cite-{number}" title="{escape(title)}">{number}</a></sup>')
 
 
+# A document as the site names it (title, publisher, date in the page's language): calculators/example/provenance.py,
+# where the running example's explanations, rebuilt in the browser, name their sources the same way.
+describe = provenance.describe
+
+
 def source_line(src: catalog.Source, lang: str, tr, accessed_text: str) -> str:
     """One document: linked title, translated kind, access date (and why no link, where there is none)."""
-    title = escape(src.source)
+    title = escape(describe(src, lang, tr))
     linked = f'<a href="{escape(src.url)}" rel="noopener">{title}</a>' if src.url else title
     kind = escape(tr(src.kind, "source-kind"))
     accessed = escape(tr("accessed"))

@@ -1,21 +1,12 @@
-"""Dates as each language writes them, formatted by Babel (CLDR data, as the numbers are).
+"""Dates as each language writes them: calculators/text/dates.py, the code the browser runs too.
+
+A day in the long form ("27. Mai 2026", "May 27, 2026", "27. maj 2026", "27 maggio 2026"), a month
+with its full name ("September 2024"), a year as it is. tests/test_dates.py checks every month of
+every language against Babel's CLDR data, so the build and the reader's browser print what Babel would.
 """
 
 from __future__ import annotations
 
-import datetime as _dt
-from functools import cache
+from calculators.text.dates import day, month, published
 
-import babel.dates
-
-
-@cache
-def medium(iso: str, lang: str) -> str:
-    """"2026-11-29" as the language writes a date in its medium format ("29.11.2026")."""
-    return babel.dates.format_date(_dt.date.fromisoformat(iso), format="medium", locale=lang)
-
-
-@cache
-def month(year: int, month_number: int, lang: str) -> str:
-    """A month of a year as the language abbreviates it ("Sep 2024", "Sept. 2024")."""
-    return babel.dates.format_skeleton("yMMM", _dt.date(year, month_number, 1), locale=lang)
+__all__ = ["day", "month", "published"]

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import pathlib
 from decimal import Decimal
-from functools import lru_cache
 from html import escape
 
 from calculators.data import catalog
@@ -22,7 +21,7 @@ from calculators.perf import measured
 from calculators.arch import precision
 from calculators.ui.messages import N_
 
-from . import dates, html_table, provenance, termbase
+from . import citations, dates, html_table, provenance, termbase
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
@@ -54,8 +53,8 @@ def _figure_id(text: str) -> str:
 
 
 def accessed(src: catalog.Source, lang: str) -> str:
-    """A source's access date in the language's medium format (sitebuild/dates.py: Babel's)."""
-    return dates.medium(src.accessed, lang)
+    """A source's access date as the language writes a day (sitebuild/dates.py: Babel's)."""
+    return dates.day(src.accessed, lang)
 
 
 def _q(value: float, kind: str, lang: str, **kw) -> str:
@@ -63,7 +62,7 @@ def _q(value: float, kind: str, lang: str, **kw) -> str:
 
 
 def _source_cells(src: catalog.Source, lang: str, tr) -> list:
-    title = escape(src.source)
+    title = escape(citations.describe(src, lang, tr))
     linked = f'<a href="{escape(src.url)}" rel="noopener">{title}</a>' if src.url else title
     kind = f' <small>({escape(tr(src.kind, "source-kind"))})</small>'
     reason = f'<br><small>{escape(tr(src.url_reason, "url-reason"))}</small>' if src.url_reason else ""
@@ -145,7 +144,7 @@ def sources_table(lang: str, tr) -> str:
         rows.append([f"<code>{_key('racks.' + r.key)}</code><br>{escape(tr(r.name, 'rack-name'))}", data] + _source_cells(r.src, lang, tr))
     for k, ms in cat.measurements.items():
         speed = figures.Figure(k, ms.low if ms.low == ms.high else (ms.low, ms.high), "tok_per_s", "", (), None, 0).format(lang)
-        data = f"{escape(cat.models[ms.model].name)}: {escape(speed)} ({escape(tr(ms.who, 'measured-by'))}, {escape(_period(ms.date, lang))})"
+        data = f"{escape(cat.models[ms.model].name)}: {escape(speed)} ({escape(tr(ms.who, 'measured-by'))}, {escape(dates.published(ms.date, lang))})"
         rows.append([f"<code>{_key('measurements.' + k)}</code>", data] + _source_cells(ms.src, lang, tr))
     for k, d in cat.data.items():
         value = tr("{what}: {value}").format(what=tr(d.what, "datum"), value=_datum_value(k, d, lang, tr))
@@ -248,17 +247,6 @@ _BASIS = {"required": N_("needs acceptance ≥ {a}"), "published": N_("published
           "sourced range": N_("acceptance {a}, published for this model family")}
 
 
-@lru_cache(maxsize=None)
-def _period(text: str, lang: str) -> str:
-    """A measurement's date as published: a year, a month ("Sep 2024") or a day, in the language's form."""
-    parts = [int(p) for p in text.split("-")]
-    if len(parts) == 1:
-        return str(parts[0])
-    if len(parts) == 2:
-        return dates.month(parts[0], parts[1], lang)
-    return dates.medium(text, lang)
-
-
 def _explanation_cell(r, fig, tr) -> str:
     """Mechanism and the computed condition: '8-bit weights + speculative decoding, 1 proposed per step, needs acceptance ≥ 14 %'."""
     e = r.explanation
@@ -338,7 +326,7 @@ def measurements_table(lang: str, tr, fig, cite) -> str:
             names = [tr(_MESSAGES[u]) for u in r.unknown_links]
             without = tr(_WITHOUT[len(names)]).format(**dict(zip("abc", names)))
             expected += f'<br><small>{escape(without)}</small>'
-        who = f'{escape(tr(r.who, "measured-by"))}{cite(rec.src)}<br><small>{escape(_period(rec.date, lang))}</small>'
+        who = f'{escape(tr(r.who, "measured-by"))}{cite(rec.src)}<br><small>{escape(dates.published(rec.date, lang))}</small>'
         rows.append([escape(cat.models[r.model].name), who, f"{layout} {marker}<br><small>{context}</small>",
                      fig(f"row.{r.key}.measured"), fig(f"row.{r.key}.ceiling") + served, expected,
                      fig(f"row.{r.key}.ratio"), _explanation_cell(r, fig, tr) if device.peak_flops else escape(tr(_MEMORY_ONLY))])

@@ -38,7 +38,8 @@ _NOMODULE = ("(function(){var n=document.querySelectorAll('.calc-notice');"
 
 
 def _control(f: fields.Field, fid: str, text: str, tr) -> str:
-    common = f'id="{fid}" name="{f.name}" aria-describedby="{fid}-error" disabled'
+    described = f"{fid}-error {fid}-help" if f.help else f"{fid}-error"
+    common = f'id="{fid}" name="{f.name}" aria-describedby="{described}" disabled'
     if isinstance(f, fields.ConfigField):
         # The file input has no name: the page script reads a chosen or dropped file into the text area,
         # which is what Python reads. Nothing leaves the page.
@@ -59,8 +60,10 @@ def _field(f: fields.Field, instance: str, text: str, model: str, tr) -> str:
     cls = "calc-field calc-custom" if f.custom else "calc-field calc-byo" if f.byo else "calc-field"
     shown = (model == fields.CUSTOM) if f.custom else (model == byo.BYO) if f.byo else True
     hidden = "" if shown else " hidden"
+    # A field's help says what it takes (the config.json field: which layer kinds are modelled), under the control.
+    note = f'<p class="calc-help" id="{fid}-help">{escape(tr(f.help))}</p>' if f.help else ""
     return (f'<div class="{cls}"{hidden}><label for="{fid}">{escape(tr(f.label))}</label>'
-            f'{_control(f, fid, text, tr)}<span class="calc-error" id="{fid}-error"></span></div>')
+            f'{_control(f, fid, text, tr)}<span class="calc-error" id="{fid}-error"></span>{note}</div>')
 
 
 def render(name: str, lang: str, tr, instance: str | None = None) -> str:

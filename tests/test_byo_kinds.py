@@ -3,8 +3,8 @@
 The numbers behind the rows are checked by hand in tests/test_hybrid_architectures.py; here the
 calculators are run on each real config of tests/fixtures/configs/kinds/ in the four locales, and
 what a reader sees must hold no NaN, infinity or traceback. The summary rows of a pasted config and
-the messages of the new refusal codes are calculators/ui's (HANDOFF-19.md lists them): the checks
-that need them run once calculators/ui knows the kind or the code, and skip, saying so, before.
+the messages of the refusal codes are calculators/ui's (calculators/ui/config_messages.py): every kind
+a config can hold has its summary text, every refusal its message.
 """
 
 from __future__ import annotations
@@ -55,15 +55,11 @@ def test_every_calculator_computes_every_modelled_kind(name, lang):
         assert result.rows and not BAD.search(shown), (name, calc, shown[:300])
 
 
-def _ui_knows(name: str) -> bool:
-    return all(kind in byo_ui.KINDS for kind, _, _ in byo.model(text(name)).arch.kind_summary())
-
-
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("name", MODELLED)
 def test_pasted_config_shows_its_layers_in_the_readers_language(name, lang):
-    if not _ui_knows(name):
-        pytest.skip(f"calculators/ui does not name every layer kind of {name} yet (HANDOFF-19.md: KINDS)")
+    kinds = [kind for kind, _, _ in byo.model(text(name)).arch.kind_summary()]
+    assert all(kind in byo_ui.KINDS for kind in kinds), f"calculators/ui does not name every layer kind of {name}: {kinds}"
     texts = dict(ui.default_texts("kv_cache", lang), model=byo.BYO, config=text(name), context="4096")
     out = ui.evaluate("kv_cache", texts, lang, tr_for(lang))
     assert out["ok"], out["errors"]
@@ -96,9 +92,9 @@ def test_refused_kinds_get_a_message_and_nothing_breaks(case, pasted, code, kind
     assert not out["ok"] and set(out["errors"]) == {"config"}
     message = out["errors"]["config"]
     assert message and not BAD.search(message) and "{" not in message
-    if code not in byo_ui.MESSAGES:
-        pytest.skip(f"calculators/ui has no message for {code!r} yet (HANDOFF-19.md)")
-    template = STRINGS.get(byo_ui.MESSAGES[code], lang)
+    msgid = byo_ui.template(err.value)
+    assert msgid != byo_ui.MESSAGES["invalid"], f"calculators/ui has no message for {code!r} ({kind})"
+    template = STRINGS.get(msgid, lang)
     assert all(part in message for part in re.split(r"\{\w+\}", template)), (message, template)
 
 

@@ -14,6 +14,7 @@ import pytest
 from calculators.data import catalog
 from calculators.text import fmt
 from calculators.data import serving
+from calculators.perf import step_time as T
 from calculators.ui import checks, config_messages, decode, fields, inputs, messages
 from calculators.ui import fit as fit_calc
 from calculators.ui import worker as ui
@@ -112,82 +113,71 @@ def _decode(inputs, lang="en"):
     return {r.label: r.text(tr).replace("\u00a0", " ") for r in ui.CALCULATORS["decode"].run(inputs, lang, catalog.load()).rows}
 
 
-def test_tp8_expected_speed_from_bytes_efficiency_and_all_reduces():
-    # Llama 3.1 70B, 8 x H100 SXM (3.35 TB/s HBM3, NVLink 4: 450 GB/s per direction), batch 1, 8K, BF16
+def test_tp8_ceiling_from_bytes_and_bandwidth():
+    # Llama 3.1 70B, 8 x H100 SXM (3.35 TB/s HBM3), batch 1, 8K, BF16: every device streams an eighth of the
+    # weights and of the K and V cache at full bandwidth (the expected step: tests/test_calc_step_time.py)
     attention = 2 * HIDDEN * HIDDEN + 2 * HIDDEN * KV_HEADS * HEAD
     per_layer = attention + 3 * HIDDEN * MLP + 2 * HIDDEN
     read = (LAYERS * per_layer + VOCAB * HIDDEN + HIDDEN) * 2          # every layer and the lm_head, BF16
     kv = 8192 * LAYERS * 2 * KV_HEADS * HEAD * 2                        # K and V of 8K tokens
     memory_s = (read + kv) / 8 / 3.35e12
-    efficiency, latency = 0.85, 10e-6
-    # two all-reduces per layer of one token's activations (8192 x 2 B), ring: 2 x 7/8 of it on the wire
-    comm_s = 2 * LAYERS * (latency + 2 * 7 / 8 * HIDDEN * 2 / 450e9)
-    expected = 1 / (memory_s / efficiency + comm_s)
-    rows = _decode({"efficiency": 85.0, "latency_us": 10.0})
-    assert rows["Communication per step"].endswith("(160 all-reduces of 28.7 kB each)")
-    shown = float(rows["Speed per request, expected"].split(" ")[0])
-    assert shown == pytest.approx(expected, rel=0.01), (shown, expected)
+    rows = _decode({})
     ceiling = float(rows["Speed per request, ceiling"].split(" ")[0])
     assert ceiling == pytest.approx(1 / memory_s, rel=0.01)
-    assert 100 < expected < 150 < ceiling     # the range the issue names for realistic serving
+    expected = float(rows["Speed per request, expected"].split(" ")[0])
+    assert 50 < expected < 150 < ceiling     # realistic serving at batch 1 stays well under the ceiling
 
 
-def test_default_efficiency_is_the_published_decode_kernel_figure():
-    # FlashMLA: up to 3000 GB/s on H800 SXM5, whose HBM3 peak is 3.35 TB/s
-    assert ui.CALCULATORS["decode"].defaults["efficiency"] == round(3000 / 3350 * 100, 1)
-    assert ui.default_texts("decode", "de")["efficiency"] == "89,6"
-    # the all-reduce latency: 2.3 µs, the published nccl-tests figure for an 8-byte all-reduce over 8 Hopper GPUs
-    # (NVIDIA/nccl issue 1940), the link of H100 SXM, the default device
-    assert ui.default_texts("decode", "en")["latency_us"] == "2.3" == ui.default_texts("latency", "en")["latency_us"]
-    assert ui.default_texts("decode", "de")["latency_us"] == "2,3"
+def test_the_engine_replaces_the_efficiency_and_latency_fields():
+    for name in ("decode", "latency"):
+        calc = ui.CALCULATORS[name]
+        assert "efficiency" not in calc.defaults and "latency_us" not in calc.defaults
+        assert calc.defaults["engine"] == fields.GENERIC_ENGINE and ui.default_texts(name, "de")["engine"] == "generic"
+        assert [k for k, _ in calc.field("engine").options(CAT, lambda m: m)] == ["generic", "vllm", "sglang", "trtllm"]
+    assert "engine" not in ui.CALCULATORS["fit"].defaults and "engine" not in ui.CALCULATORS["kv_cache"].defaults
 
 
-@pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("field, typed, code", [("efficiency", "0", "zero"), ("efficiency", "101", "too_large"),
-                                               ("latency_us", "-1", "negative")])
-def test_bad_efficiency_and_latency_are_refused_in_the_readers_language(lang, field, typed, code):
-    tr = lambda m: STRINGS.get(m, lang)  # noqa: E731
-    out = ui.evaluate("decode", dict(ui.default_texts("decode", lang), **{field: typed}), lang, tr)
-    assert not out["ok"] and not out["html"]
-    message = out["errors"][field]
-    assert message == tr(fields.PARSE_MESSAGES[code]).format(max=fields.display(100, lang), example=fields.display(85, lang))
-    if lang != "en":
-        assert message != fields.PARSE_MESSAGES[code].format(max="100", example="85"), "not translated"
-
-
-@pytest.mark.parametrize("given", [{}, {"devices": 1}, {"devices": 4, "batch": 64}, {"efficiency": 100.0},
-                                   {"device": "groq-lpu", "devices": 1000}, {"device": "wse-3", "devices": 4}])
+@pytest.mark.parametrize("given", [{}, {"devices": 1}, {"devices": 4, "batch": 64}, {"engine": "vllm"}, {"engine": "trtllm"},
+                                   {"engine": "sglang", "device": "mi300x"}, {"device": "b200", "context": 100_000},
+                                   {"model": "deepseek-v3", "devices": 16, "batch": 32}, {"pp": 2}])
 def test_expected_is_never_faster_than_the_ceiling(given):
     merged = dict(ui.CALCULATORS["decode"].defaults, **given)
     s = inputs.step(merged, CAT)
-    e = inputs.expected_step(merged, CAT, s)
-    assert e.expected_s >= s.time_s * (1 - 1e-12) and e.comm_s >= 0
+    served = inputs.served(merged, CAT, T.Workload(int(merged["batch"]), int(merged["context"])))
+    assert served.expected is not None
+    assert served.expected.time_s >= s.time_s * (1 - 1e-12) and served.expected.terms.comm_s >= 0
 
 
-def test_a_link_without_published_bandwidth_is_named_not_counted():
-    rows = _decode({"device": "groq-lpu", "devices": 1000})
-    assert rows["Communication per step"].startswith("not counted") and "Groq" in rows["Communication per step"]
+@pytest.mark.parametrize("device", ["groq-lpu", "sn40l", "wse-3", "a100-80gb", "mi355x"])
+def test_a_device_no_measurement_calibrates_shows_the_ceiling_only(device):
+    rows = _decode({"device": device, "devices": 64 if device == "groq-lpu" else 8})
+    assert rows["Time per step, expected (calibrated)"] == "no expected value: no published measurement calibrates this device"
+    assert "Speed per request, expected" not in rows and "What sets the pace" not in rows
+    assert any(label.startswith(("Speed per request, ceiling", "Speed per request, memory only")) for label in rows)
 
 
 # ------------------------------------------------------------------ speculative decoding
 
 
 def _latency(inputs):
-    return {r.label: r.value.replace("\u00a0", " ") for r in ui.CALCULATORS["latency"].run(inputs, "en", catalog.load()).rows}
+    return {r.label: r.text(lambda m: m).replace("\u00a0", " ") for r in ui.CALCULATORS["latency"].run(inputs, "en", catalog.load()).rows}
 
 
 def test_speculative_speed_from_the_closed_form_accepted_length():
-    # k = 2 proposals at a = 0.8: 1 + 0.8 + 0.8^2 = 2.44 tokens per verify step; each proposal costs
-    # one of Llama 3.1 70B's 80 layers (an MTP-style module), the verify step a plain step
+    # k = 2 proposals at a = 0.8: 1 + 0.8 + 0.8^2 = 2.44 tokens per verify step; each proposal costs one of
+    # Llama 3.1 70B's 80 layers (an MTP-style module); the verify step puts 3 tokens through (a little slower
+    # than a plain step: its all-reduces carry three tokens)
     plain = float(_latency({})["Speed per request, expected"].split(" ")[0])
     spec = float(_latency({"spec_k": 2, "spec_acceptance": 80.0})["Speed per request, expected, with speculative decoding"].split(" ")[0])
-    assert spec == pytest.approx(plain * (1 + 0.8 + 0.64) / (1 + 2 / 80), rel=0.01)
-    # DeepSeek V3 with one MTP module at the published 1.92 tokens per step (a = 0.92)
+    bound = plain * (1 + 0.8 + 0.64) / (1 + 2 / 80)
+    assert 0.97 * bound < spec < bound
+    # DeepSeek V3 with one MTP module at the published 1.92 tokens per step (a = 0.92): two tokens per request
+    # in the verify step read about twice the routed experts of one, so the gain is less than 1.92 / (1 + 1/61)
     rows = _decode({"model": "deepseek-v3", "devices": 16, "spec_k": 1, "spec_acceptance": 92.0})
     assert rows["Tokens per verify step (expected)"] == "1.92"
     expected = float(rows["Speed per request, expected"].replace(",", "").split(" ")[0])
     with_spec = float(rows["Speed per request, expected, with speculative decoding"].replace(",", "").split(" ")[0])
-    assert with_spec == pytest.approx(expected * 1.92 / (1 + 1 / 61), rel=0.01)
+    assert expected < with_spec < expected * 1.92 / (1 + 1 / 61)
 
 
 @pytest.mark.parametrize("k", [1, 3, 8])

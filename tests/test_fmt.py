@@ -255,6 +255,18 @@ def test_format_quantity_examples(value, kind, kw, en, de):
     assert " " not in format_quantity(value, kind, "it", **kw)
 
 
+@pytest.mark.parametrize("low, high, en", [
+    (91, 125, "91.0 s – 2 min 5 s"),           # the upper end in minutes and seconds: both ends written out
+    (170, 180, "2 min 50 s – 3 min"),          # in whole minutes: no seconds part, still a duration
+    (7000, 7200, "116 min 40 s – 2 h"),         # hours only from two hours on
+    (0.0094, 0.0126, "9.40–12.6 ms"),          # one unit: the unit once
+])
+def test_a_duration_range_ending_in_minutes_or_hours(low, high, en):
+    assert fmt.format_quantity_range(low, high, "seconds", "en") == en.replace(" ", NBSP).replace(NBSP + "\u2013" + NBSP, " \u2013 ")
+    for locale in LOCALES:
+        assert "{" not in fmt.format_quantity_range(low, high, "seconds", locale)
+
+
 def test_quantity_number_is_format_number_in_every_locale():
     for locale in LOCALES:
         number, unit = format_quantity(2684354560, "bytes", locale).split(NBSP)

@@ -36,7 +36,7 @@ def test_every_derived_figure_of_the_kv_and_step_chain_has_a_formula():
 
 def test_substituted_expression_reads_in_the_language():
     from calculators.text.message import Plural
-    table = {"{n} layer": ("{n} Schicht", "{n} Schichten"), "KV heads": "KV-Köpfe"}
+    table = {"{n} layer": ("{n} Schicht", "{n} Schichten"), "{n} KV head": ("{n} KV-Kopf", "{n} KV-Köpfe")}
     tr = lambda m, ctx=None: table.get(m.one if isinstance(m, Plural) else m, m)  # noqa: E731
     text = FORMULAS.get("kv.llama70b.bytes_per_token").substituted(REG, "de", tr)
     assert text.startswith("80 Schichten × 2 ") and "8 KV-Köpfe" in text

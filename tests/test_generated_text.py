@@ -56,3 +56,35 @@ def test_a_claim_part_may_say_what_its_value_shows():
 def test_each_unpublished_link_gets_its_own_without(lang, names, text):
     tr = tr_for(lang)
     assert tr(tables._WITHOUT[len(names)]).format(**dict(zip("abc", names))) == text
+
+
+@pytest.mark.parametrize("lang, one, both", [
+    ("de", "7,2-mal", "1,04- bis 1,47-mal"), ("en", "7.2 times", "1.04 to 1.47 times"),
+    ("da", "7,2 gange", "1,04 til 1,47 gange"), ("it", "7,2 volte", "da 1,04 a 1,47 volte"),
+])
+def test_a_factor_in_running_text(lang, one, both):
+    from calculators.text import prose
+    assert prose.times(7.2, lang, sig=2) == one
+    assert prose.times((1.04, 1.47), lang) == both
+
+
+def test_a_small_count_in_words_and_what_is_refused():
+    from calculators.example.figure import Figure
+    from calculators.text import prose
+    assert Figure("x", 2, "count", "w", (), sig=None, decimals=0).format("de", "words") == "zwei"
+    assert Figure("x", 8, "count", "w", (), sig=None, decimals=0).format("it", "words") == "otto"
+    with pytest.raises(ValueError, match="whole counts"):
+        prose.words(13, "en")
+    with pytest.raises(ValueError, match="style='times' is for a ratio"):
+        Figure("x", 2, "count", "w", (), sig=None, decimals=0).format("en", "times")
+
+
+def test_a_style_the_figure_has_not_is_a_build_error(proj):
+    """fault injection: style="times" on a byte count in a page is reported with file and line."""
+    from checkutil import find, line_matching, lines, run, write_lines
+    page = proj / "docs" / "de" / "decode.md"
+    n = line_matching(page, r'fig\("kv.llama70b.bytes_per_token"\)')
+    content = lines(page)
+    content[n - 1] = content[n - 1].replace('fig("kv.llama70b.bytes_per_token")', 'fig("kv.llama70b.bytes_per_token", style="times")', 1)
+    write_lines(page, content)
+    find(run(proj, ["de"]), path="docs/de/decode.md", code="macro-arguments", line=n, contains=("style='times' is for a ratio",))

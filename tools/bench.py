@@ -4,8 +4,9 @@ Site build: our full four-language build (macros, model, charts, tables,
 hooks) against the same pages with every macro already replaced by its text,
 built by plain mkdocs-material + i18n. Target: at most 1.25x.
 
-Checks: the same full build with the fact and translation checks on
-(hooks/checks.py) against SITE_CHECKS=off. Target: at most +15 %.
+Checks: the same full build with the fact and translation checks and the
+reader-text lints on (hooks/checks.py, hooks/prose.py) against SITE_CHECKS=off,
+in wall-clock and CPU time. Target: at most +15 %.
 
 Runs alternate between the two builds and report medians, so that a busy
 machine slows both alike.
@@ -149,8 +150,10 @@ def checks_cost(work: pathlib.Path) -> None:
         off.append(build(ROOT, work / f"off{i}", {"SITE_CHECKS": "off"}))
         on.append(build(ROOT, work / f"on{i}", {"SITE_CHECKS": "on", "SITE_CHECKS_CACHE": "off"}))
     a, b = statistics.median(on), statistics.median(off)
-    print(f"checks (facts, parity, locales, staleness): on {a:.2f} s, off {b:.2f} s, "
-          f"{(a / b - 1) * 100:+.1f} % (target <= +15 %; medians of {RUNS})")
+    ca, cb = statistics.median(t.cpu for t in on), statistics.median(t.cpu for t in off)
+    print(f"checks (facts, parity, locales, staleness, reader-text lints): on {a:.2f} s, off {b:.2f} s, "
+          f"{(a / b - 1) * 100:+.1f} % (target <= +15 %; medians of {RUNS}; CPU {ca:.2f} s against {cb:.2f} s, "
+          f"{(ca / cb - 1) * 100:+.1f} %)")
 
 
 def explanation_weight(site: pathlib.Path) -> None:

@@ -98,6 +98,14 @@ def _collect_data(add) -> None:
     for key, ms in serving.load().measurements.items():
         add(ms.who, "measured-by", ("calculators/data/serving.toml", 0),
             f"Who measured measurements.{key} in serving.toml, on what (measurements table); keep product and company names.")
+    for section in ("models", "devices", "racks", "measurements", "data", "engines", "interconnects"):
+        for key, rec in getattr(cat, section).items():
+            src = getattr(rec, "src", None)
+            if src is not None and src.kind == "this-site":
+                add(src.source, "site-source", where, f"This site named as the source of {section}.{key}: our own words.")
+    for key, fit in serving.load().fits.items():
+        if fit.src.kind == "this-site":
+            add(fit.src.source, "site-source", ("calculators/data/serving.toml", 0), f"This site named as the source of fits.{key}.")
     for kind in sources.SOURCE_KINDS:
         add(kind, "source-kind", where, "What kind of document a source is (datasheet, paper, ...), shown after its title.")
     for section in ("models", "devices", "racks", "measurements", "data"):

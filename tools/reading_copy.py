@@ -6,8 +6,16 @@ is what the theme, the macros and the checks produced): the page's text, the
 attributes a reader meets (title tooltips, aria labels, alt texts, input
 values and placeholders), the chart labels (SVG text), and the explanations
 the popovers open (the page's provenance JSON, written out as the popover
-shows it). Calculator messages that only appear after an input are written
-by `tools/reading_copy.py --messages` from the calculators' own code.
+shows it). What the calculators show only after an input (another model or
+device, every error message, a pasted config.json) comes from the
+calculators' own code (sitebuild/calc_text.py), per language, with a heading
+per case that names the input.
+
+Layout: OUT_DIR/<lang>/<page>.txt (German, the site's root, under de/; the
+redirects the site keeps at /de/ are left out), and
+OUT_DIR/<lang>/calculator-messages.txt. Stable order, no dates of the run:
+`diff -r` of two copies shows what a change did to the text. `make text`
+builds the site when a source is newer than it and writes reading/.
 
 Usage: python tools/reading_copy.py SITE_DIR OUT_DIR
 """
@@ -18,6 +26,13 @@ import json
 import pathlib
 import sys
 from html.parser import HTMLParser
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from sitebuild import calc_text  # noqa: E402
+from sitebuild.strings import LANGS, SOURCE_LANG, Strings  # noqa: E402
 
 BLOCK = {"p", "div", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "table", "ul", "ol", "section", "article",
          "header", "footer", "nav", "figure", "figcaption", "blockquote", "pre", "details", "summary", "br",
@@ -119,19 +134,37 @@ def page_text(html: str) -> str:
     return "\n".join(parts) + "\n"
 
 
-def write(site: pathlib.Path, out: pathlib.Path) -> int:
+def page_target(rel: pathlib.PurePath) -> pathlib.PurePath | None:
+    """Where a built page's text goes: "da/decode/index.html" -> "da/decode.txt", "index.html" -> "de/index.txt";
+    None for what is not a page of a language (assets, the /de/ redirects)."""
+    parts = rel.parts
+    if parts[0] in ("assets", SOURCE_LANG):
+        return None
+    lang, rest = (parts[0], parts[1:]) if parts[0] in LANGS else (SOURCE_LANG, parts)
+    name = "/".join(rest[:-1]) if rest[-1] == "index.html" and len(rest) > 1 else rest[-1].removesuffix(".html")
+    return pathlib.PurePath(lang, f"{name}.txt")
+
+
+def write(site: pathlib.Path, out: pathlib.Path, calculators: bool = True) -> int:
+    """Write the reading copy of the site built in `site` to `out`; the number of files written."""
     n = 0
     for path in sorted(site.rglob("*.html")):
-        rel = path.relative_to(site)
-        if rel.parts[0] == "assets":
+        target = page_target(path.relative_to(site))
+        if target is None:
             continue
-        target = out / rel.with_suffix(".txt")
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(page_text(path.read_text(encoding="utf-8")), encoding="utf-8")
+        (out / target).parent.mkdir(parents=True, exist_ok=True)
+        (out / target).write_text(page_text(path.read_text(encoding="utf-8")), encoding="utf-8")
         n += 1
+    if calculators:
+        strings = Strings()
+        for lang in LANGS:
+            (out / lang).mkdir(parents=True, exist_ok=True)
+            (out / lang / "calculator-messages.txt").write_text(calc_text.render(calc_text.cases(lang, strings)),
+                                                                encoding="utf-8")
+            n += 1
     return n
 
 
 if __name__ == "__main__":
     site_dir, out_dir = (pathlib.Path(a) for a in sys.argv[1:3])
-    print(f"{write(site_dir, out_dir)} pages written to {out_dir}")
+    print(f"{write(site_dir, out_dir)} files written to {out_dir}")

@@ -26,11 +26,11 @@ import math
 
 from . import precision as P
 from .architecture import Architecture
-from .layers import (ChunkedAttention, DenseMLP, FullAttention, LatentAttention, Layer, MoEMLP, NoMixer, NoMLP,
+from .layers import (ChunkedAttention, DenseMLP, FullAttention, LatentAttention, Layer, MoEMLP, NoMLP,
                      SlidingWindowAttention, SparseLatentAttention)
 from .reads import (FAMILY_DEFAULTS, MAX_DIGITS, MAX_DIM, MAX_LAYERS, ConfigError, _bool, _check_types,  # noqa: F401
                     _first, _int, _layer_list, _present, _text, family, text_config)
-from .recurrent import GatedDeltaNet, KimiDeltaAttention, Mamba1Mixer, Mamba2Mixer
+from .recurrent import GatedDeltaNet, KimiDeltaAttention, Mamba1Mixer, Mamba2Mixer, NoMixer
 from .refusal import LAYER_TYPES, NOT_DECODERS, RECURRENT_FAMILIES, SIGNALS, refusal  # noqa: F401
 
 # What the modelling code of a family does that its config does not say. Keyed by model_type;

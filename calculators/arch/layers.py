@@ -129,35 +129,6 @@ class AttentionSpec(ABC):
 
 
 @dataclass(frozen=True)
-class NoMixer(AttentionSpec):
-    """A layer without a token mixer: Nemotron-H's MLP-only blocks ('-' in hybrid_override_pattern)."""
-
-    kind = "none"
-
-    def kv_bytes_per_token(self, kv_precision: str | Precision) -> float:
-        return 0.0
-
-    def cached_tokens(self, context: int) -> int:
-        return 0
-
-    @property
-    def max_cached_tokens(self) -> int | None:
-        return 0
-
-    def kv_shards(self, devices: int) -> int:
-        return 1
-
-    def tp_rules(self) -> tuple:
-        return ()
-
-    def params(self) -> dict:
-        return {}
-
-    def flops_per_token(self, context: int) -> float:
-        return 0.0
-
-
-@dataclass(frozen=True)
 class FullAttention(AttentionSpec):
     """Full (multi-head or grouped-query) attention: K and V per KV head, every token kept."""
 

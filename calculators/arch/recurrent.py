@@ -1,4 +1,5 @@
-"""Mixers with a fixed state per request instead of a cache per token: linear attention and state-space layers.
+"""Layers that keep nothing per token: linear attention and state-space mixers (a fixed state per request
+instead of a cache per token), and blocks without a token mixer at all.
 
 Each is an `AttentionSpec` (calculators/arch/layers.py): no bytes per token, a
 state of convolution values and recurrent values per request, at the dtypes
@@ -16,8 +17,9 @@ from .layers import DIVIDES, AttentionSpec
 from .precision import BF16, FP32, Precision
 
 
-class _RecurrentMixer(AttentionSpec):
-    """A mixer with a fixed state per request and no per-token cache (linear attention, state-space)."""
+class NoTokenCache(AttentionSpec):
+    """A layer that keeps nothing per token: no KV cache to hold, grow or split (a block without a token
+    mixer, and the fixed-state mixers below)."""
 
     def kv_bytes_per_token(self, kv_precision: str | Precision) -> float:
         return 0.0
@@ -31,6 +33,26 @@ class _RecurrentMixer(AttentionSpec):
 
     def kv_shards(self, devices: int) -> int:
         return 1
+
+
+@dataclass(frozen=True)
+class NoMixer(NoTokenCache):
+    """A layer without a token mixer: Nemotron-H's MLP-only blocks ('-' in hybrid_override_pattern)."""
+
+    kind = "none"
+
+    def tp_rules(self) -> tuple:
+        return ()
+
+    def params(self) -> dict:
+        return {}
+
+    def flops_per_token(self, context: int) -> float:
+        return 0.0
+
+
+class _RecurrentMixer(NoTokenCache):
+    """A mixer with a fixed state per request and no per-token cache (linear attention, state-space)."""
 
     @abstractmethod
     def conv_values(self) -> int:

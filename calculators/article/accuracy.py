@@ -4,8 +4,9 @@ Computed at build time from calculators/article/measurements.toml and the packag
 (calculators/article/calibration.py): the summary per set (fitting, held-out) with the median and the
 largest absolute error and the worst rows, every row with its measured and expected time per output
 token and the signed error, and a log-log chart of expected against measured. Numbers are formatted
-for the page's language; labels are UI strings (locales/<lang>.po). The page calls them through the
-chart macro: {{ chart("accuracy") }}, {{ chart("accuracy-summary") }}, {{ chart("accuracy-rows") }}.
+for the page's language; labels are UI strings (locales/<lang>.po). The page draws the chart with
+{{ chart("accuracy") }}; the tables are sitebuild/accuracy_tables.py's ({{ accuracy_summary() }},
+{{ accuracy_rows() }}), which name each source with its publisher and date in the page's language.
 """
 
 from __future__ import annotations
@@ -17,11 +18,8 @@ from . import measurements as D
 from . import calibration as K
 from ..text import fmt
 from ..text.markup import escape
+from ..ui.messages import N_
 from ..ui.svg import H, PAD_B, PAD_L, PAD_R, PAD_T, W, Scale, axes, frame, text
-
-
-def N_(msgid: str) -> str:
-    return msgid
 
 
 SPLITS = {"fit": N_("fitting set"), "held-out": N_("held-out set"), "excluded": N_("not compared")}
@@ -32,12 +30,9 @@ REASONS = {"queueing": N_("requests queue: the decode batch is unknown"),
 MEASURED = {"tpot_ms": N_("time per output token"), "itl_ms": N_("inter-token latency"),
             "tok_s_per_user": N_("tokens per second per user"), "e2e_latency_s": N_("wall time of an offline batch")}
 ENGINES = {"vllm": "vLLM", "sglang": "SGLang", "trtllm": "TensorRT-LLM"}
-MINUS = "\u2212"
-
-
 def signed_percent(x: float, locale: str) -> str:
     """+12 % / −12 % in the page's format."""
-    sign = "+" if x > 0 else MINUS if x < 0 else ""
+    sign = "+" if x > 0 else fmt.MINUS if x < 0 else ""
     return sign + fmt.format_percent(abs(x), locale, decimals=0)
 
 
@@ -45,7 +40,7 @@ def _ms(s: float, locale: str) -> str:
     return fmt.format_quantity(s, "seconds", locale, sig=3)
 
 
-def _sources(comps) -> dict:
+def sources(comps) -> dict:
     """source_id -> (number, first row of that source), numbered in table order."""
     out: dict = {}
     for c in comps:
@@ -53,12 +48,12 @@ def _sources(comps) -> dict:
     return out
 
 
-def _ordered(comps):
+def ordered(comps):
     order = {"held-out": 0, "fit": 1, "excluded": 2}
     return sorted(comps, key=lambda c: (order[c.split], c.row.source_id, c.row.device, c.row.engine, c.row.concurrency, c.key))
 
 
-def _describe(c, tr, locale: str) -> str:
+def describe(c, tr, locale: str) -> str:
     cat, ds = catalog.load(), D.load()
     r = c.row
     model = cat.models[ds.checkpoints[r.model].arch].name
@@ -70,45 +65,6 @@ def _describe(c, tr, locale: str) -> str:
         input=fmt.format_number(r.input_tokens, locale), output=fmt.format_number(r.output_tokens, locale),
         concurrency=fmt.format_number(r.concurrency, locale), measured=escape(tr(MEASURED[r.measured])))
     return f"{what}<br><small>{load}</small>"
-
-
-def summary_table(locale: str, tr, comps=None) -> str:
-    """Per set: rows, median and largest absolute error, the worst rows; and the targets."""
-    comps = comps or K.comparisons()
-    heads = [tr("Set"), tr("Rows"), tr("Median absolute error"), tr("Largest absolute error"), tr("Worst rows")]
-    out = ['<table class="accuracy-summary"><thead><tr>' + "".join(f"<th>{escape(h)}</th>" for h in heads) + "</tr></thead><tbody>"]
-    for split in ("fit", "held-out"):
-        s = K.summary(comps, split)
-        worst = "<br>".join(f'<a href="#m-{escape(c.key)}">{escape(c.key)}</a>: {signed_percent(c.error, locale)}' for c in s.worst)
-        out.append(f"<tr><td>{escape(tr(SPLITS[split]))}</td><td>{fmt.format_number(s.count, locale)}</td>"
-                   f"<td>{fmt.format_percent(s.median_abs, locale, decimals=0)}</td>"
-                   f"<td>{fmt.format_percent(s.max_abs, locale, decimals=0)}</td><td><small>{worst}</small></td></tr>")
-    out.append("</tbody></table>")
-    return "".join(out)
-
-
-def rows_table(locale: str, tr, comps=None) -> str:
-    """Every row: what was measured, its source, measured and expected time per output token, the signed
-    error and the set (with the reason where a row is not compared); then the numbered sources."""
-    comps = _ordered(comps or K.comparisons())
-    sources = _sources(comps)
-    heads = [tr("Measurement"), tr("Source"), tr("Measured"), tr("Expected"), tr("Error"), tr("Set")]
-    out = ['<table class="accuracy-rows"><thead><tr>' + "".join(f"<th>{escape(h)}</th>" for h in heads) + "</tr></thead><tbody>"]
-    for c in comps:
-        n = sources[c.row.source_id][0]
-        where = escape(tr(SPLITS[c.split]))
-        if c.reason:
-            where += f"<br><small>{escape(tr(REASONS[c.reason]))}</small>"
-        out.append(f'<tr id="m-{escape(c.key)}"><td>{_describe(c, tr, locale)}</td><td><a href="#accuracy-source-{n}">[{n}]</a></td>'
-                   f"<td>{_ms(c.measured_s, locale)}</td><td>{_ms(c.expected_s, locale)}</td>"
-                   f"<td>{signed_percent(c.error, locale)}</td><td>{where}</td></tr>")
-    out.append("</tbody></table>")
-    out.append('<ol class="accuracy-sources">')
-    for sid, (n, r) in sources.items():
-        date = f" ({escape(r.date)})" if r.date else ""
-        out.append(f'<li id="accuracy-source-{n}"><a href="{escape(r.src.url)}">{escape(r.src.source)}</a>{date}</li>')
-    out.append("</ol>")
-    return "".join(out)
 
 
 def chart(locale: str, tr, comps=None) -> str:

@@ -65,5 +65,5 @@ EXAMPLE_CHARTS = ("step_split", "batching", "roofline")
 
 
 CHARTS = {"kv_vs_context": kv_vs_context, **{name: _example(example_charts.CHARTS[name]) for name in EXAMPLE_CHARTS},
-          # the accuracy page (calculators/article/accuracy.py): the chart and its two tables
-          "accuracy": accuracy.chart, "accuracy-summary": accuracy.summary_table, "accuracy-rows": accuracy.rows_table}
+          # the accuracy page (calculators/article/accuracy.py); its tables are sitebuild/accuracy_tables.py's
+          "accuracy": accuracy.chart}

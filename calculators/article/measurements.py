@@ -19,7 +19,6 @@ it; the browser never does (the wheel leaves the package out).
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import resources
@@ -266,18 +265,7 @@ def _with_split(r, sources, workloads):
 
 def load_text(text: str, cat=None, path: str = PATH) -> Dataset:
     """Parse and validate against the catalog; an error names file and line."""
-    try:
-        raw = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        raise DataError("(file)", "(syntax)", f"not valid TOML: {err}").locate(path, "") from None
-    try:
-        return parse(raw, cat or C.load())
-    except DataError as err:
-        err.locate(path, text)
-        if not err.line and err.entry in ("split", "targets"):   # tables that are not keyed entries
-            err.line = next((n for n, line in enumerate(text.splitlines(), 1) if line.strip() == f"[{err.entry}]"), 0)
-            err.args = (err._text(),)
-        raise err from None
+    return V.load_toml(text, path, lambda raw: parse(raw, cat or C.load()))
 
 
 def text() -> str:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import tomllib
 from dataclasses import dataclass
 from importlib import resources
 
@@ -208,14 +207,7 @@ def parse_catalog(raw: dict) -> Catalog:
 
 def load_text(text: str, path: str = PATH) -> Catalog:
     """Parse and validate; an error names file and line of the entry it concerns."""
-    try:
-        raw = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        raise DataError("(file)", "(syntax)", f"not valid TOML: {err}").locate(path, "") from None
-    try:
-        return parse_catalog(raw)
-    except DataError as err:
-        raise err.locate(path, text) from None
+    return V.load_toml(text, path, parse_catalog)
 
 
 def text() -> str:

@@ -7,7 +7,6 @@ accessed, confidence), and errors name file, line, entry and field in one line.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from importlib import resources
 
@@ -298,14 +297,7 @@ def parse(raw: dict, cat) -> Serving:
 
 def load_text(text: str, cat=None, path: str = PATH) -> Serving:
     """Parse and validate against the catalog; an error names file and line."""
-    try:
-        raw = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        raise DataError("(file)", "(syntax)", f"not valid TOML: {err}").locate(path, "") from None
-    try:
-        return parse(raw, cat or C.load())
-    except DataError as err:
-        raise err.locate(path, text) from None
+    return V.load_toml(text, path, lambda raw: parse(raw, cat or C.load()))
 
 
 def text() -> str:

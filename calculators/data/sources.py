@@ -14,6 +14,8 @@ in the browser on Pyodide with the standard library only.
 from __future__ import annotations
 
 import datetime as _dt
+import re
+import tomllib
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -24,7 +26,8 @@ CONFIDENCE = ("high", "medium", "low")
 # is translated through the locale files (msgctxt "source-kind") and a page
 # must never show an English label inside German, Danish or Italian text.
 SOURCE_KINDS = ("datasheet", "paper", "model-card", "config", "code", "vendor-page", "vendor-blog",
-                "benchmark-page", "conference-talk", "press-coverage", "article", "issue-thread")
+                "benchmark-page", "conference-talk", "press-coverage", "press-release-reprint", "article", "issue-thread",
+                "this-site")   # this site's own assumption or computation: its `source` is our text, translated
 
 
 class DataError(ValueError):
@@ -52,13 +55,27 @@ class DataError(ValueError):
 class Source:
     """Where a datum comes from; every record has one."""
 
-    source: str               # the document's title, in its own language
+    source: str               # the document's title as published, in its own language (never translated)
     accessed: str
     confidence: str
     note: str = ""
     kind: str = "article"     # one of SOURCE_KINDS
     url: str = ""             # https address of the document
     url_reason: str = ""      # why there is no url (a talk without slides, ...)
+    publisher: str = ""       # who published it (a name, never translated)
+    published: str = ""       # when: "2026-05-27", "2024-09" or "2026" (each page writes it in its language)
+
+
+def load_toml(text: str, path: str, parse):
+    """`parse(raw)` of a data file's text; a syntax or data error names the file and the line of its entry."""
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise DataError("(file)", "(syntax)", f"not valid TOML: {err}").locate(path, "") from None
+    try:
+        return parse(raw)
+    except DataError as err:
+        raise err.locate(path, text) from None
 
 
 # ---------------------------------------------------------------- field readers
@@ -145,7 +162,14 @@ def source(entry: str, raw: dict) -> Source:
             raise DataError(entry, "url", problem)
     elif not reason:
         raise DataError(entry, "url", "missing: give the document's https address, or say in url_reason why there is none")
-    return Source(title, accessed, confidence, optional(entry, raw, "note", str, ""), kind, url, reason)
+    published = optional(entry, raw, "published", str, "")
+    if published and not _PUBLISHED.match(published):
+        raise DataError(entry, "published", f"not a date: {published!r}; write YYYY-MM-DD, YYYY-MM or YYYY")
+    return Source(title, accessed, confidence, optional(entry, raw, "note", str, ""), kind, url, reason,
+                  optional(entry, raw, "publisher", str, "").strip(), published)
+
+
+_PUBLISHED = re.compile(r"^\d{4}(-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?)?$")
 
 
 def url_problem(url: str) -> str:
@@ -166,7 +190,10 @@ def not_split_key(entry: str, value) -> None:
 
 
 def entry_line(text: str, entry: str) -> int:
-    """The line of the table header `[section.key]` (key quoted or not; a sub-table's own header first), or 0."""
+    """The line of the table header `[section.key]` (key quoted or not; a sub-table's own header first), or
+    of `[entry]` for a table that is not a keyed entry ("split"), or 0."""
+    if "." not in entry:
+        return next((n for n, line in enumerate(text.splitlines(), 1) if line.strip() == f"[{entry}]"), 0)
     section, _, key = entry.partition(".")
     key = key.split(".deployment")[0]
     candidates = [key]

@@ -36,7 +36,7 @@ import sys
 from dataclasses import dataclass, replace
 from typing import Callable
 
-from ..text import fmt
+from ..text import fmt, prose
 from .formula import Formula
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -70,10 +70,22 @@ class Figure:
         return isinstance(self.value, tuple)
 
     @functools.cache
-    def format(self, locale: str) -> str:
+    def format(self, locale: str, style: str | None = None) -> str:
         """The figure as a reader of `locale` sees it, unit included (a figure is immutable: its text is kept,
-        as a page, its explanations and the sources page print the same figure many times)."""
+        as a page, its explanations and the sources page print the same figure many times). `style` asks for
+        the form running text needs (calculators/text/prose.py): "times" for a factor, "words" for a small count."""
+        if style is not None:
+            return self._prose(locale, style)
         return self._format_range(locale) if self.is_range else self._format_one(self.value, locale)
+
+    def _prose(self, locale: str, style: str) -> str:
+        if style == "times" and self.kind == "ratio":
+            return prose.times(self.value, locale, sig=self.sig, decimals=self.decimals)
+        if style == "words" and self.kind in ("count", "words", "tokens"):
+            return prose.words(self.value, locale)
+        raise ValueError(f"figure {self.id!r} ({self.kind}): style={style!r} is for "
+                         f"{'a ratio' if style == 'times' else 'a whole count' if style == 'words' else 'nothing'}; "
+                         f"styles: times (ratios), words (counts up to {prose.WORDS_UP_TO})")
 
     def with_value(self, value) -> "Figure":
         """The same figure printed with another value (one end of a range in a formula's substitution)."""

@@ -46,6 +46,14 @@ ENDS = {"low": 0, "high": 1}
 
 
 @dataclass(frozen=True)
+class Q:
+    """A constant with its unit kind (calculators/text/units.py): printed "43.7 ns", "3.35 TB/s", not "0.0000000437"."""
+
+    value: float
+    kind: str
+
+
+@dataclass(frozen=True)
 class Term:
     """One named input of an expression: a figure's value, or a named constant."""
 
@@ -120,7 +128,7 @@ class Formula:
                 fig, value = registry[t.figure], values[t.slot]
                 # The figure's own value prints as the figure does (its text is kept); a range's end is another value.
                 number = fig.format(locale) if value == fig.value else fig.with_value(value).format(locale)
-            elif t.kind:
+            elif t.kind is not None:
                 number = fmt.format_quantity(t.value, t.kind, locale)
             else:
                 number = fmt.format_number(int(t.value), locale) if float(t.value).is_integer() else fmt.format_number(t.value, locale, sig=3)
@@ -152,6 +160,13 @@ COUNTED = {
     "tokens proposed per step": P_("{n} token proposed per step", "{n} tokens proposed per step", "term"),
     "tokens accepted per verify step": P_("{n} token accepted per verify step",
                                           "{n} tokens accepted per verify step", "term"),
+    "devices an expert is split over": P_("{n} device an expert is split over", "{n} devices an expert is split over", "term"),
+    "devices of the stage": P_("{n} device of the stage", "{n} devices of the stage", "term"),
+    "requests per device group": P_("{n} request per device group", "{n} requests per device group", "term"),
+    "tokens per device group": P_("{n} token per device group", "{n} tokens per device group", "term"),
+    "requests in the batch": P_("{n} request in the batch", "{n} requests in the batch", "term"),
+    "KV heads": P_("{n} KV head", "{n} KV heads", "term"),
+    "tokens of context": P_("{n} token of context", "{n} tokens of context", "term"),
 }
 
 
@@ -181,10 +196,13 @@ def _eval(node, names: dict) -> float:
 
 def F(expr: str, **terms) -> Formula:
     """Shorthand: F("{a} ÷ {b}", a=("label", "figure.id"), b=("label", 2.0), c=("label", "range.id", "high"),
-    d=("label", 3.6e10, "params")): a figure, a constant, one end of a range, a constant printed with its unit."""
+    d=("label", Q(3.35e12, "bytes_per_s")), e=("label", 3.6e10, "params")): a figure, a constant, one end of a range,
+    a constant printed with its unit (Q, or its unit kind as a third element)."""
     out = []
     for slot, (label, ref, *end) in terms.items():
-        if isinstance(ref, str):
+        if isinstance(ref, Q):
+            out.append(Term(slot, label, value=float(ref.value), kind=ref.kind))
+        elif isinstance(ref, str):
             if end and end[0] not in ENDS:
                 raise ValueError(f"term {slot!r}: end must be one of {', '.join(ENDS)}, got {end[0]!r}")
             out.append(Term(slot, label, figure=ref, end=end[0] if end else None))

@@ -88,6 +88,24 @@ def name(ref: str, rec, cat, tr) -> str:
     return getattr(rec, "name", None) or ""
 
 
+# A document as the site names it: its title as published, with who published it and when, as each
+# language writes that (the title itself is never translated; the date is the page's language).
+_DESCRIBED = {(True, True): N_("{title} ({publisher}, {date})"), (True, False): N_("{title} ({publisher})"),
+              (False, True): N_("{title} ({date})")}
+
+
+def describe(src, lang: str, tr) -> str:
+    """The document's title, publisher and publication date, as plain text in the page's language. Where the
+    source is this site itself (kind "this-site"), its words are ours and translated (msgctxt "site-source")."""
+    if src.kind == "this-site":
+        return tr(src.source, "site-source")
+    key = (bool(src.publisher), bool(src.published))
+    if key not in _DESCRIBED:
+        return src.source
+    date = dates.published(src.published, lang) if src.published else ""
+    return tr(_DESCRIBED[key]).format(title=src.source, publisher=src.publisher, date=date)
+
+
 def entry(ref: str, cat, lang: str, tr, accessed=None, own_model=None) -> dict:
     """A catalog entry as the popover names it; the reader's config.json (`own_model`) as theirs."""
     if ref == f"models.{byo.BYO}":
@@ -95,8 +113,8 @@ def entry(ref: str, cat, lang: str, tr, accessed=None, own_model=None) -> dict:
                 "kind": tr(OWN_CONFIG_KIND, "example"), "accessed": "", "confidence": ""}
     rec = record(ref, cat)
     src = rec.src
-    return {"name": name(ref, rec, cat, tr), "title": src.source, "url": src.url,
-            "kind": tr(src.kind, "source-kind"), "accessed": (accessed or (lambda s, l: dates.medium(s.accessed, l)))(src, lang),
+    return {"name": name(ref, rec, cat, tr), "title": describe(src, lang, tr), "url": src.url,
+            "kind": tr(src.kind, "source-kind"), "accessed": (accessed or (lambda s, l: dates.day(s.accessed, l)))(src, lang),
             "confidence": tr(src.confidence, "confidence")}
 
 

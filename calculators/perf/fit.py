@@ -205,9 +205,9 @@ def _per_scheme(shape, capacity, context, batch, limit):
     return tuple(out)
 
 
-# NEVER_LATENT is no longer returned: a latent cache splits by layer and by request (PipelineDataParallel),
-# so its size per request never binds; the name stays until calculators/ui drops its message (HANDOFF-19.md).
-NEVER_LATENT, NEVER_LAYER, NEVER_LIMIT = "latent", "layer", "limit"
+# A latent cache splits by layer and by request (PipelineDataParallel), so its size per request never binds on
+# its own: what no layout splits is one layer's cache and state for one request (NEVER_LAYER).
+NEVER_LAYER, NEVER_LIMIT = "layer", "limit"
 
 
 def never_kind(shape: Shape, capacity: float, context: int, batch: int) -> tuple[str, float]:

@@ -1,29 +1,48 @@
-"""A date as each language writes it in CLDR's medium format, without Babel (it runs in the browser too).
+"""Dates as each language writes them, without Babel (the browser formats them too).
 
-The build formats dates with Babel (sitebuild/dates.py); the running example's
-explanations, rebuilt in the browser for the reader's model and device, name
-the access date of their sources the same way. tests/test_fmt.py compares
-the two for every date of the catalog.
+A day in the long form ("27. Mai 2026", "May 27, 2026", "27. maj 2026", "27 maggio 2026"), a month
+with its full name ("September 2024"), a year as it is: the native editors asked for one style
+everywhere, never an ISO date and never an abbreviation a reader must decode. The build's pages
+(sitebuild/dates.py) and the running example's explanations, rebuilt in the browser, print the same;
+tests/test_dates.py compares every month of every language with Babel's CLDR data.
 """
 
 from __future__ import annotations
 
-# CLDR's abbreviated month names as the medium date format uses them (Babel 2.x, checked by the tests).
+# CLDR's month names in the format context (the long date and the "yMMMM" skeleton use the same ones).
 _MONTHS = {
-    "en": ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"),
-    "da": ("jan.", "feb.", "mar.", "apr.", "maj", "jun.", "jul.", "aug.", "sep.", "okt.", "nov.", "dec."),
-    "it": ("gen", "feb", "mar", "apr", "mag", "giu", "lug", "ago", "set", "ott", "nov", "dic"),
+    "de": ("Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober",
+           "November", "Dezember"),
+    "en": ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+           "November", "December"),
+    "da": ("januar", "februar", "marts", "april", "maj", "juni", "juli", "august", "september", "oktober",
+           "november", "december"),
+    "it": ("gennaio", "febbraio", "marzo", "aprile", "maggio", "giugno", "luglio", "agosto", "settembre", "ottobre",
+           "novembre", "dicembre"),
 }
 
 
-def medium(iso: str, lang: str) -> str:
-    """"2026-11-29" as `lang` writes it: 29.11.2026, Nov 29, 2026, 29. nov. 2026, 29 nov 2026."""
-    year, month, day = (int(part) for part in iso.split("-"))
-    if lang == "de":
-        return f"{day:02d}.{month:02d}.{year}"
-    name = _MONTHS[lang][month - 1]
+def day(iso: str, lang: str) -> str:
+    """"2026-11-29" as the language writes a day in full ("29. November 2026", "November 29, 2026")."""
+    year, month_number, day_number = (int(part) for part in iso.split("-"))
+    name = _MONTHS[lang][month_number - 1]
     if lang == "en":
-        return f"{name} {day}, {year}"
-    if lang == "da":
-        return f"{day}. {name} {year}"
-    return f"{day} {name} {year}"
+        return f"{name} {day_number}, {year}"
+    if lang == "it":
+        return f"{day_number} {name} {year}"
+    return f"{day_number}. {name} {year}"
+
+
+def month(year: int, month_number: int, lang: str) -> str:
+    """A month of a year as the language writes it ("September 2024", "settembre 2024")."""
+    return f"{_MONTHS[lang][month_number - 1]} {year}"
+
+
+def published(text: str, lang: str) -> str:
+    """A date as published, to the day, the month or the year ("2026-05-27", "2024-09", "2026")."""
+    parts = text.split("-")
+    if len(parts) == 1:
+        return parts[0]
+    if len(parts) == 2:
+        return month(int(parts[0]), int(parts[1]), lang)
+    return day(text, lang)

@@ -302,9 +302,10 @@ def format_quantity_range(low, high, kind: str, locale: str, *, sig: int | None 
     high_text = format_quantity(high, kind, locale, unit=unit, **rounding)
     if NBSP not in high_text:
         return format_range(format_quantity(low, kind, locale, unit=unit, **rounding), high_text, locale)
-    if high_text.count(NBSP) > 1:   # a duration in minutes and seconds, or hours and minutes
-        return f"{format_quantity(low, kind, locale, unit=unit, **rounding)} {EN_DASH} {high_text}"
     number_high, high_unit = high_text.rsplit(NBSP, 1)
+    # a duration written in minutes and seconds or hours and minutes ("2 min 5 s", or "3 min" with no seconds)
+    if high_text.count(NBSP) > 1 or (kind == "seconds" and high_unit in ("min", "h")):
+        return f"{format_quantity(low, kind, locale, unit=unit, **rounding)} {EN_DASH} {high_text}"
     low_text = format_quantity(low, kind, locale, unit=high_unit, **rounding)
     return format_range(low_text.rsplit(NBSP, 1)[0], number_high, locale) + NBSP + high_unit
 

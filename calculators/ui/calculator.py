@@ -20,18 +20,32 @@ from functools import cached_property
 from .fields import Field
 
 
+def _filled(template: str, fill: tuple, tr) -> str:
+    return tr(template).format(**{k: tr(t) if translate else t for k, t, translate in fill})
+
+
 @dataclass(frozen=True)
 class Row:
-    label: str          # msgid, or a device name when `name` is true
+    label: str          # msgid, or a device name when `name` is true; with `label_fill`, a msgid template
     value: str          # the text shown; with `fill`, a msgid template filled in the reader's language
     name: bool = False
     fill: tuple = ()    # (key, text, translate) for a template value; text is translated when `translate`
+    label_fill: tuple = ()   # the same for a template label ("of which fixed cost per layer ({units} … × {each})")
+    href: str = ""      # the value links to this address (the source of the rule it follows)
+    translate: bool = False   # the value is a msgid without placeholders ("memory-bound")
 
     def text(self, tr) -> str:
-        """The value as the page shows it: a template value translated and filled, any other as it is."""
+        """The value as the page shows it: a template value translated and filled, a msgid translated, any other
+        as it is."""
         if not self.fill:
-            return self.value
-        return tr(self.value).format(**{k: tr(t) if translate else t for k, t, translate in self.fill})
+            return tr(self.value) if self.translate else self.value
+        return _filled(self.value, self.fill, tr)
+
+    def heading(self, tr) -> str:
+        """The label as the page shows it: a name as it is, a msgid translated (and filled, for a template)."""
+        if self.name:
+            return self.label
+        return _filled(self.label, self.label_fill, tr) if self.label_fill else tr(self.label)
 
 
 @dataclass

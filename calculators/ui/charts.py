@@ -59,6 +59,9 @@ L_TTFT, L_GENERATE, L_TOOLS = N_("time to first token"), N_("generating the answ
 T_LATENCY = N_("Where the time of an agent loop goes")
 D_LATENCY = N_("Each call waits {ttft} for its first token and {decode} for the rest of the answer; "
                "{steps} calls with {tool} of tool time each take {loop}.")
+D_LATENCY_NO_TTFT = N_("The wait for the first token is unknown (no published dense BF16 peak), so the bars leave it out: "
+                       "each call takes {decode} for its answer; {steps} calls, each with {tool} of tool time, take {loop} "
+                       "plus their waits for the first token.")
 
 
 
@@ -285,9 +288,9 @@ def fit(inputs: dict, locale: str, tr, chart_id: str, cat) -> str:
 def latency(inputs: dict, locale: str, tr, chart_id: str, cat) -> str:
     """One call and the whole agent loop as stacked bars: first token, generation, tools."""
     p = I.latency_parts(inputs, cat)
-    n = p["steps"]
-    rows = [(tr(R_CALL), [(p["ttft"], 1), (p["decode"], 2)]),
-            (tr(R_LOOP).format(steps=fmt.format_number(n, locale)), [(n * p["ttft"], 1), (n * p["decode"], 2), (n * p["tool"], 3)])]
+    n, ttft = p["steps"], p["ttft"] or 0.0     # no published BF16 peak: the first token's wait is left out, and said so
+    rows = [(tr(R_CALL), [(ttft, 1), (p["decode"], 2)]),
+            (tr(R_LOOP).format(steps=fmt.format_number(n, locale)), [(n * ttft, 1), (n * p["decode"], 2), (n * p["tool"], 3)])]
     height = 170
     left = _row_left([label for label, _ in rows], 150)
     xs, body, factor, row_h, bar = _two_bar_axes(p["loop"], left, height, tr(X_TIME), locale)
@@ -298,8 +301,10 @@ def latency(inputs: dict, locale: str, tr, chart_id: str, cat) -> str:
     legend = [(1, tr(L_TTFT)), (2, tr(L_GENERATE)), (3, tr(L_TOOLS))]
     body += _legend(legend, BAR_W - LEGEND_W + 12, TOP + 10)
     narrow = _narrow_bars(p["loop"], [(label, parts, "") for label, parts in rows], legend, tr(X_TIME), locale)
-    desc = tr(D_LATENCY).format(
-        ttft=fmt.format_quantity(p["ttft"], "seconds", locale), decode=fmt.format_quantity(p["decode"], "seconds", locale),
-        steps=fmt.format_number(n, locale), tool=fmt.format_quantity(p["tool"], "seconds", locale),
-        loop=fmt.format_quantity(p["loop"], "seconds", locale))
+    times = dict(decode=fmt.format_quantity(p["decode"], "seconds", locale), steps=fmt.format_number(n, locale),
+                 tool=fmt.format_quantity(p["tool"], "seconds", locale), loop=fmt.format_quantity(p["loop"], "seconds", locale))
+    if p["ttft"] is None:
+        desc = tr(D_LATENCY_NO_TTFT).format(**times)
+    else:
+        desc = tr(D_LATENCY).format(ttft=fmt.format_quantity(p["ttft"], "seconds", locale), **times)
     return frame(chart_id, tr(T_LATENCY), desc, body, BAR_W, height, narrow=(narrow[0], NW, narrow[1]))

@@ -3,8 +3,8 @@
 The calculators compose these in their `check`: the reader's config.json must
 be a config the model reads; a context (or prompt and output) must fit the
 model's window; a layout must be one the model can take (stages no more than
-layers, a device count the stages divide, expert parallelism only with
-experts); and the decode and latency calculators need the model and its cache
+layers, a device count the stages divide, a tensor-parallel degree the
+attention heads split into, expert parallelism only with experts); and the decode and latency calculators need the model and its cache
 on the devices given.
 """
 
@@ -29,6 +29,12 @@ M_PP_LAYERS = N_("{model} has {layers} layers, so it splits into at most {layers
 M_PP_DEVICES = N_("{n} devices do not split into {pp} equal pipeline stages: the number of devices must be a multiple of "
                   "the number of stages.")
 M_EP_DENSE = N_("{model} has no routed experts, so there is nothing to place by expert parallelism.")
+# A tensor-parallel degree engines cannot run (DeploymentError codes of perf/deployment.py `Deployment.problem`).
+M_TP_HEADS = N_("Tensor parallelism over {tp} devices needs {field} ({count}) to be a multiple of {tp}: engines split the "
+                "heads evenly. Choose a count that divides {count}.")
+M_TP_KV_HEADS = N_("Tensor parallelism over {tp} devices needs {field} ({count}) to be a multiple of {tp}, or {tp} to be a "
+                   "multiple of {count} (several devices then hold the same KV head). Choose a count that fits.")
+TP_MESSAGES = {"tp_heads": M_TP_HEADS, "tp_kv_heads": M_TP_KV_HEADS}
 M_LAYOUT_NO_FIT = N_("{model} does not fit on {n} × {device} as {layout} with this cache: the fullest device would hold "
                      "{held} of {capacity}.")
 
@@ -63,7 +69,7 @@ def context_errors(inputs: dict, locale: str, tr, cat, prompt_and_output: bool =
 
 def layout_errors(inputs: dict, locale: str, tr, cat) -> dict:
     """A layout the model cannot take: more stages than layers, a device count the stages do not divide,
-    expert parallelism for a model without experts."""
+    a tensor-parallel degree the heads do not split into, expert parallelism for a model without experts."""
     m = I.model(inputs, cat)
     n, pp, layers = int(inputs["devices"]), int(inputs["pp"]), len(m.arch.layers)
     num = lambda x: fmt.format_number(x, locale)  # noqa: E731
@@ -71,6 +77,12 @@ def layout_errors(inputs: dict, locale: str, tr, cat) -> dict:
         return {"pp": tr(M_PP_LAYERS).format(model=m.name, layers=num(layers))}
     if n % pp:
         return {"pp": tr(M_PP_DEVICES).format(n=num(n), pp=num(pp))}
+    # the heads split evenly over a stage's devices (the query heads; the KV heads, or replicated whole)
+    problem = I.deployment(inputs).problem(D.shape_from_catalog(m, inputs.get("kv_precision", "bf16"),
+                                                                I.weight_precision(inputs)))
+    if problem is not None:
+        p = problem.params
+        return {"devices": tr(TP_MESSAGES[problem.code]).format(tp=num(p["tp"]), field=p["field"], count=num(p["count"]))}
     if inputs.get("ep") == EP_ON and not any(isinstance(l.mlp, MoEMLP) for l in m.arch.layers):
         return {"ep": tr(M_EP_DENSE).format(model=m.name)}
     return {}

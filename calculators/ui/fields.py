@@ -15,6 +15,7 @@ from decimal import Decimal, InvalidOperation
 
 from ..arch import precision as P
 from ..data import byo
+from ..perf import step_time
 from ..text import fmt
 from ..text import parse
 from .messages import CHOICE, N_
@@ -29,6 +30,19 @@ CUSTOM_LABEL = N_("custom model")
 OWN_CONFIG_LABEL = N_("your config.json")
 AS_RELEASED_LABEL = N_("as released")
 EP_LABELS = {EP_OFF: N_("off"), EP_ON: N_("on")}
+# Serving engines (calculators/perf/step_time.py ENGINES): the default is none named, the mean of the calibrated
+# ones; the others are names and stay as they are in every language.
+GENERIC_ENGINE = "generic"
+ENGINES = (GENERIC_ENGINE,) + tuple(e for e in step_time.ENGINES if e != GENERIC_ENGINE)
+ENGINE_NAMES = {"vllm": "vLLM", "sglang": "SGLang", "trtllm": "TensorRT-LLM"}
+GENERIC_ENGINE_LABEL = N_("an engine not named (mean of the calibrated ones)")
+# What the calculators read from a reader's config.json (calculators/arch/config.py MODELLED_KINDS), under the field.
+MODELLED_NOTE = N_("The calculators model decoders with these layers: full and grouped-query attention, sliding-window "
+                   "attention, chunked attention, multi-head latent attention, also sparse (DeepSeek), linear attention "
+                   "(Gated DeltaNet, Kimi Delta Attention), Mamba state-space layers, mixture of experts with shared "
+                   "experts, and MTP modules. A config with other layers (cross-attention, encoder-decoder, other "
+                   "recurrent or sparse designs) is refused with the reason, never computed as full attention. Vision "
+                   "encoders are not counted.")
 KV_PRECISIONS = ("bf16", "fp8", "mxfp4", "fp4")
 WEIGHT_PRECISIONS = (AS_RELEASED, "bf16", "fp8", "mxfp4", "fp4")
 
@@ -76,6 +90,7 @@ class Field:
     label: str
     custom: bool = False   # read and shown only for the custom model
     byo: bool = False      # read and shown only for the reader's own config.json
+    help: str = ""         # a msgid shown under the control (what the field takes), or none
 
     def read(self, text: str, locale: str, tr, cat):
         """The value of `text`, or an InputError with the reader's-language message."""
@@ -168,15 +183,6 @@ class TokensField(NumberField):
 
 
 @dataclass(frozen=True)
-class PercentField(NumberField):
-    """A share in percent, greater than zero (an efficiency of 0 would make every step last forever)."""
-
-    integer: bool = False
-    example = 85
-    inputmode = "decimal"
-
-
-@dataclass(frozen=True)
 class ShareField(NumberField):
     """A share in percent where 0 is allowed (an acceptance rate)."""
 
@@ -194,11 +200,6 @@ class SecondsField(NumberField):
     integer: bool = False
     example = 1.5
     inputmode = "decimal"
-
-
-@dataclass(frozen=True)
-class MicrosecondsField(SecondsField):
-    example = 5
 
 
 # ------------------------------------------------------------------ choices
@@ -253,6 +254,14 @@ class WeightPrecisionField(ChoiceField):
 
 
 @dataclass(frozen=True)
+class EngineField(ChoiceField):
+    """The serving engine whose measured fixed costs and all-reduce the expected step uses (perf/step_time.py)."""
+
+    def options(self, cat, tr) -> list:
+        return [(k, tr(GENERIC_ENGINE_LABEL) if k == GENERIC_ENGINE else ENGINE_NAMES[k]) for k in ENGINES]
+
+
+@dataclass(frozen=True)
 class SwitchField(ChoiceField):
     def options(self, cat, tr) -> list:
         return [(k, tr(label)) for k, label in EP_LABELS.items()]
@@ -275,7 +284,7 @@ MAX_TOKENS = 10_000_000      # context of a custom model; catalog models stop at
 MAX_COUNT = 100_000          # devices, batch
 
 MODEL = ModelField("model", N_("Model"))
-CONFIG = ConfigField("config", N_("config.json (paste it, or drop the file here)"), byo=True)
+CONFIG = ConfigField("config", N_("config.json (paste it, or drop the file here)"), byo=True, help=MODELLED_NOTE)
 DEVICE = DeviceField("device", N_("Device"))
 KV_PRECISION = KVPrecisionField("kv_precision", N_("KV precision"))
 WEIGHT_PRECISION = WeightPrecisionField("weight_precision", N_("Weight precision"))
@@ -285,10 +294,8 @@ DEVICES = CountField("devices", N_("Number of devices"), hi=MAX_COUNT)
 # the deployment: the devices split into pipeline stages (tensor parallel within a stage), experts whole or split
 PP = CountField("pp", N_("Pipeline stages"), hi=10_000)
 EP = SwitchField("ep", N_("Expert parallelism (mixture of experts only)"))
-# the assumptions behind "expected": a share of peak bandwidth (0 refused, at most 100 %)
-# and the latency of each message between devices (not negative)
-EFFICIENCY = PercentField("efficiency", N_("Achieved share of memory bandwidth (%)"), hi=100)
-LATENCY = MicrosecondsField("latency_us", N_("Latency per all-reduce (µs)"), hi=10_000)
+# the engine behind "expected": its measured fixed cost per layer and all-reduce (calculators/perf/step_time.py)
+ENGINE = EngineField("engine", N_("Engine"))
 # speculative decoding: k tokens proposed per step (0: off), each accepted with probability a (at most 100 %)
 SPEC_K = OptionalCountField("spec_k", N_("Speculative decoding: tokens proposed per step (0 = off)"), hi=16)
 SPEC_ACCEPTANCE = ShareField("spec_acceptance", N_("Acceptance per proposed token (%)"), hi=100)

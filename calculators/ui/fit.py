@@ -19,9 +19,10 @@ FIT_ONE = N_("{n}; deployed: {deployable} ({usable} of memory usable)")
 FIT_NODES = N_("{n} ({scheme}: {layout}); deployed: {deployable} ({usable} of memory usable, {node} per node)")
 FIT_SINGLE = N_("{n} ({scheme}: {layout}); deployed: {deployable} ({usable} of memory usable)")
 FIT_NO_RESERVE = N_("{n} ({scheme}: {layout}); with only {usable} of memory usable, no layout fits")
-NEVER = {fitting.NEVER_LATENT: N_("{dash}: one request's latent KV cache ({kv}) exceeds the memory of one device ({capacity}) "
-                                  "and cannot be split by head"),
-         fitting.NEVER_LAYER: N_("{dash}: one layer's KV cache for one request ({kv}) exceeds the memory of one device ({capacity})"),
+# Why no layout fits (perf/fit.py never_kind): the smallest piece no layout splits (one layer's cache and state for one
+# request, split by head as far as the heads go; a latent whole) exceeds a device, or the search stops at its limit.
+NEVER = {fitting.NEVER_LAYER: N_("{dash}: one layer's KV cache and state for one request, split by head as far as the heads go "
+                                 "({kv}), exceed the memory of one device ({capacity})"),
          fitting.NEVER_LIMIT: N_("{dash}: no layout of up to {limit} devices fits")}
 R_WEIGHTS, R_KV = N_("Weights"), N_("KV cache")
 

@@ -3,24 +3,25 @@
 The calculators share these: the reader's model (a catalog model, their own
 config.json, or a hand-entered custom model), the weight precision, the
 layout (tensor parallel within pipeline stages, experts placed whole or split),
-the decode step (the ceiling) and the step as served (expected: efficiency and
-communication), speculative decoding, and the defaults that come from sourced
-data (calculators/data/serving.toml, catalog.toml).
+the decode step (the ceiling), the step as an engine serves it (expected: the
+calibrated step time of calculators/perf/step_time.py, or none where no
+published measurement calibrates the device or the engine), speculative
+decoding, and the defaults that come from sourced data
+(calculators/data/serving.toml, catalog.toml).
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from ..arch import precision as P
 from ..data import byo, catalog, serving
-from ..perf import comm
 from ..perf import deployment as D
 from ..perf import roofline as M
 from ..perf import speculative as SP
-from ..perf.measured import default_efficiency
+from ..perf import step_time as T
 from ..perf import fit as fitting
-from .fields import AS_RELEASED, CUSTOM, EP_OFF, EP_ON
+from .fields import AS_RELEASED, CUSTOM, ENGINE_NAMES, EP_OFF, EP_ON, GENERIC_ENGINE, GENERIC_ENGINE_LABEL
 from .messages import N_
 
 DEFAULT_DEVICE = "h100-sxm"
@@ -31,19 +32,6 @@ def default_acceptance_percent() -> float:
     """Per-token acceptance offered with speculative decoding: the lower end of the published
     DeepSeek V3 MTP range (serving.toml), the only family with a published figure; off (k = 0) by default."""
     return round(serving.load().acceptance["deepseek-v3-mtp"].low * 100, 1)
-
-
-def default_latency_us() -> float:
-    """The default per-message latency, in µs: the published small all-reduce measurement of the link
-    in the default device's node (catalog.toml; NVLink 4 for H100), 0 where none is published."""
-    lat = catalog.load().devices[DEFAULT_DEVICE].link.latency_s
-    return round((lat or 0.0) * 1e6, 1)
-
-
-def default_efficiency_percent() -> float:
-    """The default achieved share of bandwidth: serving.toml's published decode-kernel measurement
-    (FlashMLA on H800), in percent, to the 0.1 % a reader can type."""
-    return round(default_efficiency(serving.load()) * 100, 1)
 
 
 def model(inputs: dict, cat: catalog.Catalog) -> catalog.Model:
@@ -101,16 +89,53 @@ def step(inputs: dict, cat: catalog.Catalog) -> M.Step:
                          weight_precision=weights, compute_precision=compute_precision(m, weights, d))
 
 
-def expected_step(inputs: dict, cat: catalog.Catalog, s: M.Step) -> comm.Step:
-    """The step as served: memory at the achieved share of bandwidth, then the messages on the critical
-    path, none overlapped: tensor-parallel all-reduces (two per layer), pipeline hand-offs (one per stage
-    boundary), expert all-to-alls (two per MoE layer), each latency + bytes / bandwidth.
-    Built on the ceiling's own bytes, so expected is never faster than the ceiling."""
+# Where nothing calibrates the expected step, the calculators show the ceiling and say why.
+NOT_CALIBRATED = N_("no expected value: no published measurement calibrates this device")
+ENGINE_NOT_CALIBRATED = N_("no published measurement calibrates {engine} on this device")
+
+
+@dataclass(frozen=True)
+class Served:
+    """The step as the chosen engine serves it (calculators/perf/step_time.py), or why there is no expected value.
+
+    `expected`: the time per token with its typical range and the terms; `speed` and `speed_range`: tokens per
+    second and request, with speculative decoding where it is on (its verify step timed by step_time too);
+    `why` and `fill`: the message (msgid and its values) where nothing calibrates the device or the engine."""
+
+    expected: T.Expected | None
+    speed: float = 0.0
+    speed_range: tuple = (0.0, 0.0)
+    why: str = ""
+    fill: tuple = ()
+
+
+def engine_label(inputs: dict) -> tuple:
+    """(text, translate) naming the chosen engine: a name as it is, the unnamed one as a msgid."""
+    key = inputs.get("engine", GENERIC_ENGINE)
+    return (GENERIC_ENGINE_LABEL, True) if key == GENERIC_ENGINE else (ENGINE_NAMES[key], False)
+
+
+def served(inputs: dict, cat: catalog.Catalog, workload: T.Workload) -> Served:
+    """The expected step for `workload` (batch, context) on the reader's model, layout, device and engine: the ceiling's
+    bytes at the shares of bandwidth engines reach, their fixed cost per layer, their collectives; with speculative
+    decoding, k proposals and one verify step of k + 1 tokens per request (T.Workload.tokens)."""
     m, d = model(inputs, cat), cat.devices[inputs["device"]]
-    shape = D.shape_from_catalog(m, inputs["kv_precision"], weight_precision(inputs))
-    msgs = comm.messages(shape, deployment(inputs), int(inputs["batch"]), d.link, float(inputs["latency_us"]) * 1e-6)
-    bw = d.serving.bytes_per_s
-    return comm.Step(s.memory_s * bw, bw, float(inputs["efficiency"]) / 100, msgs, s.compute_s)
+    engine = inputs.get("engine", GENERIC_ENGINE)
+    if not T.calibrated(d.key):
+        return Served(None, why=NOT_CALIBRATED)
+    try:
+        s = T.setup(m, d, deployment(inputs), engine, inputs["kv_precision"], weight_precision(inputs))
+        e = T.expected(s, workload)
+        spec = speculation(inputs, m)
+        if spec is None:
+            return Served(e, e.tokens_per_s, e.tokens_per_s_range)
+        verify = T.terms(s, replace(workload, tokens=spec.k + 1))
+    except T.StepTimeError:
+        text, translate = engine_label(inputs)
+        return Served(None, why=ENGINE_NOT_CALIBRATED, fill=(("engine", text, translate),))
+    speed = spec.tokens_per_s(e.terms.step_s, verify.step_s)
+    low, high = T.constants().band       # measured ÷ expected time: the slow end divides the speed by `high`
+    return Served(e, speed, (speed / high, speed / low))
 
 
 def min_devices(inputs: dict, cat: catalog.Catalog, device: catalog.Device) -> int | None:
@@ -154,19 +179,29 @@ def latency_step_inputs(inputs: dict) -> dict:
 
 
 def latency_parts(inputs: dict, cat) -> dict:
-    """Seconds of one model call (TTFT, decode) and of the agent loop, with the speeds used:
-    the ceiling, and the expected speed (efficiency, communication, speculative decoding) the times use."""
+    """Seconds of one model call (TTFT, decode) and of the agent loop, with the speeds used.
+
+    The time to first token is the roofline prefill (None where the device publishes no dense BF16 peak). The
+    answer streams at the expected speed of one request (calibrated step time, speculative decoding), its
+    typical range giving the times' ranges; where nothing calibrates it, at the ceiling (with speculative
+    decoding at the ceiling's step), so the times are lower bounds ("calibrated" false)."""
     m, d = model(inputs, cat), cat.devices[inputs["device"]]
     prompt, out, steps = int(inputs["prompt"]), int(inputs["output"]), int(inputs["steps"])
-    ttft = M.prefill_time(m, d, prompt, devices=deployment(inputs).tp)   # the prompt passes the stages in turn too
-    decode_inputs = latency_step_inputs(inputs)
-    s = step(decode_inputs, cat)
-    e = expected_step(decode_inputs, cat, s)
-    speed = e.expected_tokens_per_s
+    try:   # the prompt passes the stages in turn too: timed on the tensor-parallel degree
+        ttft = M.prefill_time(m, d, prompt, devices=deployment(inputs).tp)
+    except M.ModelError:
+        ttft = None
+    s = step(latency_step_inputs(inputs), cat)
+    served_ = served(latency_step_inputs(inputs), cat, T.Workload(1, prompt, out))
     spec = speculation(inputs, m)
-    if spec is not None:   # tokens per verify step over the time of k proposals and one verify step
-        speed = spec.tokens_per_s(e.expected_s)
+    if served_.expected is not None:
+        speeds = (served_.speed,) + tuple(served_.speed_range)
+    else:
+        speeds = (s.tokens_per_s if spec is None else spec.tokens_per_s(s.time_s),) * 3
     tool = float(inputs["tool_s"])
-    return {"ttft": ttft, "ceiling": s.tokens_per_s, "speed": speed, "decode": out / speed, "expected": e,
-            "call": M.end_to_end_latency(ttft, out, speed),
-            "tool": tool, "steps": steps, "loop": M.agent_loop_time(steps, ttft, out, speed) + steps * tool}
+    known = ttft or 0.0
+    calls = tuple(M.end_to_end_latency(known, out, v) for v in speeds)            # value, slowest, fastest
+    loops = tuple(M.agent_loop_time(steps, known, out, v) + steps * tool for v in speeds)
+    return {"ttft": ttft, "ceiling": s.tokens_per_s, "speed": speeds[0], "decode": out / speeds[0], "served": served_,
+            "calibrated": served_.expected is not None, "call": calls[0], "call_range": (calls[2], calls[1]),
+            "tool": tool, "steps": steps, "loop": loops[0], "loop_range": (loops[2], loops[1])}

@@ -69,11 +69,17 @@ def _read(calc: Calculator, texts: dict, locale: str, tr, cat) -> tuple:
     return values, errors
 
 
+def _value_html(row, tr) -> str:
+    """A row's value cell: the text, or a link to its source where the row has one."""
+    text = escape(row.text(tr))
+    return f'<a href="{escape(row.href)}" rel="noopener">{text}</a>' if row.href else text
+
+
 def result_html(result: Result, tr) -> str:
     """The result table and verdict, as the page shows them (names stay untranslated); nothing for a result without rows."""
     if not result.rows and not result.verdict:
         return ""
-    rows = "".join(f'<tr><th scope="row">{escape(r.label if r.name else tr(r.label))}</th><td>{escape(r.text(tr))}</td></tr>'
+    rows = "".join(f'<tr><th scope="row">{escape(r.heading(tr))}</th><td>{_value_html(r, tr)}</td></tr>'
                    for r in result.rows)
     verdict = f'<p class="calc-verdict">{escape(tr(result.verdict))}</p>' if result.verdict else ""
     # A class of its own: the theme wraps class-less tables on load, which would make the page's
@@ -106,7 +112,9 @@ def evaluate(name: str, texts: dict, locale: str, tr, instance: str | None = Non
         if shared:
             state["config"] = shared
         m = byo.model(values["config"])
-        result.rows[:0] = config_messages.summary_rows(m, inputs.get("kv_precision", "bf16"), locale, tr, shared is not None)
+        summary = config_messages.summary_rows(m, inputs.get("kv_precision", "bf16"), locale, tr, shared is not None)
+        own = {r.label for r in result.rows}     # a row the calculator shows itself (the fixed state) is not repeated
+        result.rows[:0] = [r for r in summary if r.label not in own]
     out = {"ok": True, "errors": {}, "html": result_html(result, tr), "chart": chart, "state": state}
     article = calc.page_data(inputs, locale, tr, cat, page)
     if article is not None:

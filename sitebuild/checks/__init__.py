@@ -18,7 +18,11 @@ What is checked (module):
   popover next to a number shows must add up);
 - terms: the termbase files (locales/terms/) and the terms they forbid in
   pages, locale files and chart labels; US spelling in English;
-- staleness: stale, unreviewed and missing translations (against the German version each records).
+- staleness: stale, unreviewed and missing translations (against the German version each records);
+- reader: the text lints of prose.py on every msgstr (the rendered pages get them in
+  the build, hooks/prose.py; every calculator text in tests/test_prose.py); a verdict
+  the fact-check legend does not define; a figure a refuted claim rests on, stated
+  without a link to the fact check.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from __future__ import annotations
 import pathlib
 
 from ..strings import SOURCE_LANG
-from . import formulas, numbers, parity, po, refs, staleness, terms
+from . import formulas, numbers, parity, po, reader, refs, staleness, terms
 from .project import Project
 from .report import ERROR, WARNING, Problem, errors, lines
 
@@ -116,6 +120,7 @@ def run_with_statuses(project) -> tuple:
     found += refs.unused_catalog(project) + refs.locale_usage(project)
     found += formulas.check(project.figures, project.root)
     found += terms.check(project)
+    found += reader.check(project)
     statuses = staleness.statuses(project.root, project.langs, project.pages)
     found += staleness.problems(statuses)
     return sorted(set(found), key=lambda p: (p.path, p.line, p.severity, p.code, p.message)), statuses, counts

@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib.util
 import pathlib
 import sys
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from calculators.ui import worker
 from calculators.data import catalog
@@ -87,7 +87,29 @@ class Project:
         path = self.root / "tools" / "messages.py"
         if not path.exists():
             return None
-        return _import(path, f"_site_messages_{abs(hash(str(self.root)))}").collect()
+        return _code_strings(str(self.root), _stamps(self.root))
+
+
+# What tools/messages.py reads to collect the UI strings: the code, the German pages, the data files.
+_STRING_SOURCES = ("macros.py", "calculators/**/*.py", "sitebuild/*.py", "docs/de/*.md", "calculators/**/*.toml")
+
+
+def _stamps(root: pathlib.Path) -> tuple:
+    """(path, mtime, size) of every file the UI strings come from: the key under which they are kept."""
+    out = []
+    for pattern in _STRING_SOURCES:
+        for f in sorted(root.glob(pattern)):
+            st = f.stat()
+            out.append((str(f), st.st_mtime_ns, st.st_size))
+    return tuple(out)
+
+
+@lru_cache(maxsize=2)
+def _code_strings(root: str, _stamps: tuple) -> dict:
+    """The UI strings, collected once per state of their files (Babel's extraction of every module takes half
+    a second; under `mkdocs serve` a page edit does not change them). Callers must not change the dict."""
+    path = pathlib.Path(root) / "tools" / "messages.py"
+    return _import(path, f"_site_messages_{abs(hash(root))}").collect()
 
 
 def _import(path: pathlib.Path, name: str):

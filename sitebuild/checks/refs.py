@@ -13,7 +13,7 @@ import difflib
 import inspect
 from functools import lru_cache
 
-from calculators.text import grammar
+from calculators.text import grammar, prose
 
 from .. import termbase
 from . import claim, source
@@ -57,7 +57,7 @@ def check_macro(page, m, project) -> list:
         if fid not in project.figures:
             return err("unknown-figure", f"unknown figure id {fid!r}{_near(str(fid), project.figures)}: "
                                          f"figures are defined in calculators/article/figures.py")
-        problem = _grammar_arguments(page, dict(m.kwargs), project.root)
+        problem = _grammar_arguments(page, dict(m.kwargs), project.root, project.figures[fid])
         if problem:
             return err("macro-arguments", f"{m.call}: {problem}")
         if m.name == "claim":
@@ -102,9 +102,17 @@ def _term_id(lang: str, tid, root) -> str | None:
     return None
 
 
-def _grammar_arguments(page, kwargs: dict, root) -> str | None:
-    """fig(..., art=...) is Italian and names a known form; noun= names a termbase term."""
-    art, noun = kwargs.get("art"), kwargs.get("noun")
+def _grammar_arguments(page, kwargs: dict, root, figure) -> str | None:
+    """fig(..., art=...) is Italian and names a known form; noun= names a termbase term; style= is a prose
+    form the figure has (calculators/text/prose.py)."""
+    art, noun, style = kwargs.get("art"), kwargs.get("noun"), kwargs.get("style")
+    if style is not None:
+        if style not in prose.STYLES:
+            return f"style={style!r}: one of {', '.join(prose.STYLES)}"
+        try:
+            figure.format(page.lang, style)
+        except ValueError as exc:
+            return str(exc)
     if art is not None:
         if page.lang != "it":
             return "art= is for Italian pages (articles that agree with the number); write the words in the page"

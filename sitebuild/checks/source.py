@@ -26,7 +26,7 @@ import yaml
 DOCS = "docs"
 # Arguments of fig()/claim() that only shape the words around the number in one language
 # (calculators/text/grammar.py): not part of what a translation must match.
-LANGUAGE_KWARGS = ("art", "noun", "form", "cap")   # grammar of one language: an article, a counted noun, a name's case
+LANGUAGE_KWARGS = ("art", "noun", "style", "form", "cap")   # an article, a counted noun, a running-text form, a name's case
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ import re
 from calculators.text import grammar
 
 from .. import spelling, termbase
+from . import prose
 from .report import ERROR, Problem
 
 CHART_CODE = ("calculators/article/charts.py", "calculators/ui/charts.py")
@@ -40,32 +41,41 @@ _COMPILED: dict = {}
 
 
 def _rules(tb) -> tuple:
-    """The termbase's forbidden variants as one pattern, compiled once per termbase: (pattern, advice by group).
+    """The termbase's forbidden variants, compiled once per termbase: (plain pattern, advice by variant,
+    regex pattern, advice by group).
 
-    Thousands of strings meet hundreds of variants in one build: one pass of one
-    pattern over a text finds them all (each variant a named group; a regex
-    variant's own groups close inside it, so the match's last group is the variant).
+    Thousands of strings meet hundreds of variants in one build: the plain
+    variants form one trie (sitebuild/checks/prose.py), which tries each first
+    character once instead of each variant in turn; the few regex variants form
+    one alternation of named groups (a variant's own groups close inside its
+    group, so the match's last group is the variant).
     """
     key = id(tb)
     if key not in _COMPILED:
-        variants = [(v, f"write {t.term!r} (termbase id {t.id})") for t in tb.terms.values() for v in t.forbidden]
-        # plain variants longest first, so that "KV-Caches" wins over "KV-Cache" at the same place
-        variants.sort(key=lambda va: (va[0].startswith("re:"), -len(va[0])))
-        alternatives, advice = [], {}
-        for i, (variant, fix) in enumerate(variants):
-            body = variant[3:] if variant.startswith("re:") else re.escape(variant)
-            alternatives.append(f"(?P<v{i}>(?<!\\w)(?:{body})(?!\\w))")
-            advice[f"v{i}"] = fix
-        joined = re.compile("|".join(alternatives)) if alternatives else None
-        _COMPILED[key] = (tb, joined, advice)
+        plain, regexes = {}, {}
+        for t in tb.terms.values():
+            for v in t.forbidden:
+                fix = f"write {t.term!r} (termbase id {t.id})"
+                if v.startswith("re:"):
+                    regexes[f"v{len(regexes)}"] = (v[3:], fix)
+                else:
+                    plain[v] = fix
+        literal = re.compile(r"(?<!\w)" + prose.trie(plain) + r"(?!\w)") if plain else None
+        pattern = re.compile(r"(?<!\w)(?:" + "|".join(f"(?P<{g}>{body})" for g, (body, _) in regexes.items())
+                             + r")(?!\w)") if regexes else None
+        _COMPILED[key] = (tb, literal, plain, pattern, {g: fix for g, (_, fix) in regexes.items()})
     return _COMPILED[key][1:]
 
 
 def _findings(tb, text: str):
     """(offset, found text, what to write instead) of each forbidden variant or British spelling."""
-    joined, advice = _rules(tb)
-    if joined is not None:
-        for m in joined.finditer(text):
+    literal, plain, pattern, advice = _rules(tb)
+    if literal is not None:
+        for m in literal.finditer(text):
+            if m.group(0):
+                yield m.start(), m.group(0), plain[" ".join(m.group(0).split())]
+    if pattern is not None:
+        for m in pattern.finditer(text):
             yield m.start(), m.group(0), advice[m.lastgroup]
     if str(tb.meta.get("spelling", "")).upper() == "US":
         for offset, word, us in spelling.british(text):

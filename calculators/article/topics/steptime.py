@@ -14,7 +14,7 @@ from ...data import serving as SV
 from ...data.catalog import load
 from ...perf import step_time as T
 from ...example.figure import declarer
-from ...example.formula import F
+from ...example.formula import F, Q
 
 DECLARATIONS: list = []
 figure = declarer(DECLARATIONS)
@@ -43,14 +43,14 @@ for _k, _fam in _SV.kv_bandwidth.items():
         _terms, _parts = {}, []
         cat0 = load()
         for _i, _s in enumerate(_fam.slopes):
-            _terms[f"b{_i}"] = ("KV bytes one more token adds", cat0.models[_s.model].arch.kv_bytes_per_token(_s.kv_precision))
-            _terms[f"s{_i}"] = ("published slope, seconds per token", _s.s_per_token)
-            _terms[f"p{_i}"] = ("peak bandwidth", cat0.devices[_s.device].serving.bytes_per_s)
+            _terms[f"b{_i}"] = ("KV bytes one more token adds", Q(cat0.models[_s.model].arch.kv_bytes_per_token(_s.kv_precision), "bytes"))
+            _terms[f"s{_i}"] = ("published slope per token", Q(_s.s_per_token, "seconds"))
+            _terms[f"p{_i}"] = ("peak bandwidth", Q(cat0.devices[_s.device].serving.bytes_per_s, "bytes_per_s"))
             _parts.append(f"{{b{_i}}} ÷ {{s{_i}}} ÷ {{p{_i}}}")
         _terms["n"] = ("slopes", len(_fam.slopes))
         _expr = F("(" + " + ".join(_parts) + ") ÷ {n}", **_terms)
     else:
-        _expr = F("{a} ÷ {p}", a=("measured bandwidth", _fam.achieved_bytes_per_s), p=("peak bandwidth", _fam.peak_bytes_per_s))
+        _expr = F("{a} ÷ {p}", a=("measured bandwidth", Q(_fam.achieved_bytes_per_s, "bytes_per_s")), p=("peak bandwidth", Q(_fam.peak_bytes_per_s, "bytes_per_s")))
     figure(f"steptime.kv.{_k}", "percent", "sourced: share of peak bandwidth decode attention reaches reading the KV cache",
            [f"kv_bandwidth.{_k}"], decimals=0, expression=_expr)(
         lambda c, d=_fam.devices[0]: T.kv_efficiency(d, serving_of(c), c))
@@ -124,12 +124,12 @@ def declare_step(prefix: str, get_setup, workload: T.Workload, inputs: list, spe
     engine = s0.engine if s0.engine == "generic" else s0.engine + ("" if s0.graphs else "-eager")
     terms = lambda c: T.terms(get_setup(c), workload, consts(), serving_of(c), c)  # noqa: E731
     ins = inputs + FIT_IN
-    bw = ("peak bandwidth", s0.device.serving.bytes_per_s)
+    bw = ("peak bandwidth", Q(s0.device.serving.bytes_per_s, "bytes_per_s"))
 
     dep, shape = s0.deployment, s0.shape
     dense_all = sum(l.dense_bytes for l in shape.layers) + shape.outside_read_bytes
     figure(f"{prefix}.bytes_weights", "bytes", "dense weights and the unembedding each device reads per step, at the stated precision",
-           inputs, expression=F("{d} ÷ {tp}", d=("dense weights and unembedding of the model", dense_all),
+           inputs, expression=F("{d} ÷ {tp}", d=("dense weights and unembedding of the model", Q(dense_all, "bytes")),
                                 tp=("devices each layer is split over", dep.tp)))(lambda c: terms(c).bytes_weights)
     mem = "{w} ÷ ({bw} × {ew})"
     mem_terms = dict(w=("dense weights", f"{prefix}.bytes_weights"), bw=bw, ew=("weight reads", f"steptime.weights.{vendor}"))
@@ -137,7 +137,7 @@ def declare_step(prefix: str, get_setup, workload: T.Workload, inputs: list, spe
         moe = [l for l in shape.layers if l.experts]
         groups = s0.ep_groups if s0.ep_groups > 1 else 1
         figure(f"{prefix}.slice", "bytes", "one expert's slice on one device", inputs,
-               expression=F("{e} ÷ {d}", e=("one expert", moe[0].expert_bytes / moe[0].experts),
+               expression=F("{e} ÷ {d}", e=("one expert", Q(moe[0].expert_bytes / moe[0].experts, "bytes")),
                             d=("devices an expert is split over", dep.stage_devices // groups)))(
             lambda c: T._experts(get_setup(c), workload.batch * workload.tokens, consts())[1])
         figure(f"{prefix}.bytes_experts", "bytes", "routed experts the busiest device reads per step (uniform routing)", inputs,
@@ -150,7 +150,7 @@ def declare_step(prefix: str, get_setup, workload: T.Workload, inputs: list, spe
     if t0.bytes_kv:
         figure(f"{prefix}.bytes_kv", "bytes", "KV cache each device reads per step", inputs,
                expression=F("{r} × {kv} ÷ {split}", r=("requests per device group", dep.requests_per_group(workload.batch)),
-                            kv=("KV cache of one request", shape.kv_bytes(workload.context)),
+                            kv=("KV cache of one request", Q(shape.kv_bytes(workload.context), "bytes")),
                             split=("parts the KV cache is split into", dep.kv_split(shape))))(lambda c: terms(c).bytes_kv)
         mem += " + {kv} ÷ ({bw} × {ek})"
         mem_terms.update(kv=("KV cache", f"{prefix}.bytes_kv"), ek=("KV reads", f"steptime.kv.{fam}"))
@@ -161,16 +161,16 @@ def declare_step(prefix: str, get_setup, workload: T.Workload, inputs: list, spe
     dense_f, routed_f = T._flops_split(s0.model, workload.context)
     tokens = workload.tokens
     f_expr, f_terms = "{td} × {fd} ÷ {tp}", dict(td=("tokens per device group", dep.requests_per_group(workload.batch) * tokens),
-                                                  fd=("FLOPs per token outside the routed experts", dense_f),
+                                                  fd=("FLOPs per token outside the routed experts", Q(dense_f, "flop")),
                                                   tp=("devices each layer is split over", dep.tp))
     if routed_f:
         f_expr += " + {tr} × {fr} ÷ {st}"
-        f_terms.update(tr=("tokens", workload.batch * tokens), fr=("FLOPs per token in the routed experts", routed_f),
+        f_terms.update(tr=("tokens", workload.batch * tokens), fr=("FLOPs per token in the routed experts", Q(routed_f, "flop")),
                        st=("devices of the stage", dep.stage_devices))
     figure(f"{prefix}.flops", "flop", "arithmetic each device does per step", inputs, expression=F(f_expr, **f_terms))(
         lambda c: terms(c).compute_s * T._peak(get_setup(c)) * consts().mfu)
     figure(f"{prefix}.t_compute", "seconds", "arithmetic time: FLOPs ÷ (peak × the share products reach)", ins, sig=3,
-           expression=F("{f} ÷ ({p} × {u})", f=("FLOPs", f"{prefix}.flops"), p=("peak", peak), u=("reached", "steptime.mfu")))(
+           expression=F("{f} ÷ ({p} × {u})", f=("FLOPs", f"{prefix}.flops"), p=("peak", Q(peak, "flop_per_s")), u=("reached", "steptime.mfu")))(
         lambda c: terms(c).compute_s)
 
     layers = s0.model.arch.layers
@@ -206,7 +206,7 @@ def declare_step(prefix: str, get_setup, workload: T.Workload, inputs: list, spe
             if message > largest:
                 raise ValueError(f"{prefix}: a message beyond the measured all-reduce sizes needs its own formula")
             comm = F("{n} × ({lat} + {msg} ÷ {bw})", n=("collectives", f"{prefix}.collectives"),
-                     lat=("latency", f"steptime.allreduce.{key}.latency"), msg=("message", message),
+                     lat=("latency", f"steptime.allreduce.{key}.latency"), msg=("message", Q(message, "bytes")),
                      bw=("bytes per second", f"steptime.allreduce.{key}.bandwidth"))
         else:
             comm = None
