@@ -83,8 +83,8 @@ def test_a_style_the_figure_has_not_is_a_build_error(proj):
     """fault injection: style="times" on a byte count in a page is reported with file and line."""
     from checkutil import find, line_matching, lines, run, write_lines
     page = proj / "docs" / "de" / "decode.md"
-    n = line_matching(page, r'fig\("kv.llama70b.bytes_per_token"\)')
+    n = line_matching(page, r'fig\("kv.llama70b.bytes_per_token_long"\)')
     content = lines(page)
-    content[n - 1] = content[n - 1].replace('fig("kv.llama70b.bytes_per_token")', 'fig("kv.llama70b.bytes_per_token", style="times")', 1)
+    content[n - 1] = content[n - 1].replace('fig("kv.llama70b.bytes_per_token_long")', 'fig("kv.llama70b.bytes_per_token_long", style="times")', 1)
     write_lines(page, content)
     find(run(proj, ["de"]), path="docs/de/decode.md", code="macro-arguments", line=n, contains=("style='times' is for a ratio",))
