@@ -5,7 +5,8 @@ For one example on one page, in every language: every figure finite, every
 formula object giving its figure's value, every sentence the example chooses
 rendered with all its placeholders filled, every name in the forms the page
 uses, every explanation and (on the main article) every chart, and none of
-them printing NaN, infinity or None; and the prose lints over the rendered
+them printing NaN, infinity or None; every sentence printing the same
+figures in every language (parity); and the prose lints over the rendered
 text, where sitebuild/checks has them.
 """
 
@@ -28,6 +29,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 STRINGS = Strings()
 BAD = re.compile(r"\b(?:nan|NaN|inf|Infinity|None)\b")
 TAG = re.compile(r"<[^>]+>")
+FIG = re.compile(r'data-fig="([^"]+)"')
 
 
 def tr_for(lang: str):
@@ -79,6 +81,7 @@ def check(c, where: str) -> tuple:
             problems.append(f"{where}: figure {fid} is {f.value!r}")
     says = [s for s in render.SAYS.values() if c.page in s.pages]
     linter = lint()
+    figures_said: dict = {}     # say id -> {language: the figures its sentence prints}: the same in every language
     for lang in LANGS:
         tr = tr_for(lang)
         missing = plain_ids(lang, c.page) - set(reg)
@@ -93,6 +96,7 @@ def check(c, where: str) -> tuple:
                 problems.append(f"{where} ({lang}): say {s.id}: {err!r}")
                 continue
             chosen.update((s.id, k) for k, _ in picked)
+            figures_said.setdefault(s.id, {})[lang] = sorted(FIG.findall(html))
             texts.append(text_of(html))
             counted += 1
         texts += [f.format(lang) for f in reg.values()]
@@ -106,4 +110,7 @@ def check(c, where: str) -> tuple:
                 problems.append(f"{where} ({lang}): {BAD.search(text).group(0)} in {text[:160]!r}")
             for finding in (linter(text, lang) if linter else ()):
                 problems.append(f"{where} ({lang}): {finding.code}: {finding.quote!r} in {text[:160]!r}")
+    for sid, per_lang in figures_said.items():
+        if len({tuple(v) for v in per_lang.values()}) > 1:
+            problems.append(f"{where}: say {sid} prints other figures in other languages: {per_lang}")
     return problems, counted, chosen
