@@ -89,13 +89,11 @@ def define_env(env):
         _FIGS_ON_PAGE.append(id)
         if input is not None:
             return example_input(id, f, input)
-        if style is not None and id in example_figures.ids(_PAGE.get("example") or ""):
-            raise ValueError(f"docs/{env.page.file.src_uri}: fig({id!r}, style={style!r}): a figure of the running example "
-                             f"is re-rendered by the browser in its plain form; write it without style")
         html = figure_html(id, f.format(lang(), style), lang(), art, noun, f"{_PAGE['sources']}#fig-{escape(id)}")
-        if (art or noun) and id in example_figures.ids(_PAGE.get("example") or ""):
+        if (art or noun or style) and id in example_figures.ids(_PAGE.get("example") or ""):
             forms = termbase.load(ROOT, lang()).get(noun) if noun else None
             data = f' data-art="{escape(art)}"' if art else ""
+            data += f' data-style="{escape(style)}"' if style else ""
             data += f' data-noun="{escape(forms.term)}|{escape(forms.plural or "")}"' if forms else ""
             html = f'<span class="ex-g" data-fig="{escape(id)}"{data}>{html}</span>'
         return html

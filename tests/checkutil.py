@@ -13,31 +13,18 @@ from __future__ import annotations
 import os
 import pathlib
 import re
-import shutil
 import subprocess
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-PARTS = ("docs", "locales", "mkdocs.yml", "macros.py", "hooks", "overrides", "sitebuild", "calculators", "tools",
-         "pyproject.toml", "package.json")
-LINKED = ("node_modules", ".cache")  # large and read-only for the build: linked, not copied. The build
-# caches (wheel, Pyodide snapshot) are keyed by content digest, so copies share them safely.
-LANGS = ("de", "en", "da", "it")
+sys.path.insert(0, str(ROOT / "tools"))
+import project_copy  # noqa: E402  (tools/project_copy.py)
 
 
 def copy_project(dest: pathlib.Path, messages: bool = False) -> pathlib.Path:
     """A copy to break. With `messages`, the copy's UI strings are extracted first (`make messages`), so a
     full build of the copy fails only on the injected fault, not on a string nobody has extracted yet."""
-    dest.mkdir(parents=True, exist_ok=True)
-    for part in PARTS:
-        src = ROOT / part
-        if src.is_dir():
-            shutil.copytree(src, dest / part, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-        elif src.exists():
-            shutil.copy2(src, dest / part)
-    for part in LINKED:
-        if (ROOT / part).exists():
-            (dest / part).symlink_to(ROOT / part, target_is_directory=True)
+    project_copy.copy_project(dest)
     if messages:
         subprocess.run([sys.executable, str(dest / "tools" / "messages.py")], check=True, capture_output=True, timeout=300)
     return dest

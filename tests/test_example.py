@@ -189,7 +189,8 @@ def test_the_worker_answers_the_page_with_the_example_in_its_language(lang):
     """The browser's request for another example: figures, names, sentences, charts and explanations in the
     page's language, the state for the address, and one announcement."""
     page = {"sources": "../sources/", "figs": ["kv.llama70b.bytes_per_token", "device.h100.memory"],
-            "groups": [["util.llama70b.batch1", "il" if lang == "it" else "", "", ""]],
+            "groups": [["util.llama70b.batch1", "il" if lang == "it" else "", "", "", ""],
+                       ["ratio.llama70b.h100.memory_over_compute", "", "", "", "times"]],
             "names": [["device", "einem" if lang == "de" else "", False]], "says": ["kv.design", "step.fit", "kv.totals"],
             "charts": ["roofline"]}
     from sitebuild import widgets
@@ -204,6 +205,9 @@ def test_the_worker_answers_the_page_with_the_example_in_its_language(lang):
     article = out["article"]
     assert article["figs"]["kv.llama70b.bytes_per_token"].replace(".", "").replace(",", "").startswith("70272")
     assert "H200" in article["names"]["device|" + ("einem" if lang == "de" else "") + "|"]
+    # a factor in running text: "-mal" in German, "times" in English (calculators/text/prose.py)
+    factor = {"de": "-mal", "en": " times", "da": " gange", "it": " volte"}[lang]
+    assert factor in article["groups"]["ratio.llama70b.h100.memory_over_compute||||times"]
     assert "DeepSeek" in article["says"]["kv.design"] and "<li>" in article["says"]["kv.totals"]
     assert "chart-roofline" in article["charts"]["roofline"] and "H200" in article["announce"]
     assert set(article["provenance"]["figs"]) >= {"kv.llama70b.bytes_per_token", "device.h100.memory"}

@@ -25,27 +25,13 @@ import urllib.request
 import yaml
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-PARTS = ("docs", "locales", "mkdocs.yml", "macros.py", "hooks", "overrides", "sitebuild", "calculators", "tools",
-         "pyproject.toml", "package.json")
-LINKED = ("node_modules", ".cache")
+sys.path.insert(0, str(ROOT / "tools"))
+import project_copy  # noqa: E402  (tools/project_copy.py)
+
 PAGE = pathlib.PurePosixPath("en/about.md")
 POLL_S = 0.02
 START_TIMEOUT_S = 300
 RELOAD_TIMEOUT_S = 120
-
-
-def copy_ours(dest: pathlib.Path) -> pathlib.Path:
-    dest.mkdir(parents=True)
-    for part in PARTS:
-        src = ROOT / part
-        if src.is_dir():
-            shutil.copytree(src, dest / part, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-        elif src.exists():
-            shutil.copy2(src, dest / part)
-    for part in LINKED:
-        if (ROOT / part).exists():
-            (dest / part).symlink_to(ROOT / part, target_is_directory=True)
-    return dest
 
 
 def _free_port() -> int:
@@ -132,7 +118,7 @@ def baseline_for_serve(base: pathlib.Path, dest: pathlib.Path) -> pathlib.Path:
 
 
 def measure(work: pathlib.Path, base: pathlib.Path, runs: int) -> None:
-    ours = copy_ours(work / "ours-serve")
+    ours = project_copy.copy_project(work / "ours-serve")
     theirs = baseline_for_serve(base, work / "base-serve")
     for one in (True, False):
         o = statistics.median(reload_times(ours, one, runs, {"SITE_MACRO_ERRORS_FAIL": "false"}))

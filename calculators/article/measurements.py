@@ -146,12 +146,9 @@ def _count(e, raw, name):
 
 def _row(key, raw, checkpoints, devices):
     e = f"measurements.{key}"
-    model = V.required(e, raw, "model", str)
-    if model not in checkpoints:
-        raise DataError(e, "model", f"unknown checkpoint {model!r}: add it under [checkpoints]")
-    device = V.required(e, raw, "device", str)
-    if device not in devices:
-        raise DataError(e, "device", f"unknown device {device!r}; known: {', '.join(devices)}")
+    model = V.one_of(e, "model", V.required(e, raw, "model", str), checkpoints, "checkpoint",
+                     " (add it under [checkpoints])")
+    device = V.one_of(e, "device", V.required(e, raw, "device", str), devices)
     engine = V.required(e, raw, "engine", str)
     if engine not in ENGINES:
         raise DataError(e, "engine", f"unknown engine {engine!r}; use one of {', '.join(ENGINES)}")

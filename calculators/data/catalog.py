@@ -148,13 +148,9 @@ def _check_card(entry: str, name: str, derived: float, card: float, unit: float)
 
 def _measurement(key: str, raw: dict, models: dict, devices: dict) -> Measurement:
     entry = f"measurements.{key}"
-    model = V.required(entry, raw, "model", str)
-    if model not in models:
-        raise DataError(entry, "model", f"unknown model {model!r}")
+    model = V.one_of(entry, "model", V.required(entry, raw, "model", str), models)
     dep = V.required(entry, raw, "deployment", dict)
-    device = V.required(f"{entry}.deployment", dep, "device", str)
-    if device not in devices:
-        raise DataError(entry, "deployment.device", f"unknown device {device!r}")
+    device = V.one_of(entry, "deployment.device", V.required(f"{entry}.deployment", dep, "device", str), devices, "device")
     low, high = V.measured_range(entry, raw)
     conf = V.required(entry, raw, "deployment_confidence", str)
     if conf not in V.CONFIDENCE:

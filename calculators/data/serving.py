@@ -185,13 +185,9 @@ SPEC_KINDS = ("mtp", "draft-model", "heads")
 
 def _measurement(key, raw, models, devices):
     e = f"measurements.{key}"
-    model = V.required(e, raw, "model", str)
-    if model not in models:
-        raise DataError(e, "model", f"unknown model {model!r}")
+    model = V.one_of(e, "model", V.required(e, raw, "model", str), models)
     dep = V.required(e, raw, "deployment", dict)
-    device = V.required(e, dep, "device", str)
-    if device not in devices:
-        raise DataError(e, "deployment.device", f"unknown device {device!r}")
+    device = V.one_of(e, "deployment.device", V.required(e, dep, "device", str), devices, "device")
     prec = V.optional(e, raw, "weight_precision", str)
     if prec is not None and prec not in PRECISIONS:
         raise DataError(e, "weight_precision", f"unknown precision {prec!r}")

@@ -124,10 +124,11 @@ def precision(entry, name, value):
     return value
 
 
-def one_of(entry, name, value, known: dict):
-    """A key that names another entry (a device's engine, its interconnect)."""
+def one_of(entry, name, value, known, what: str | None = None, hint: str = ""):
+    """A key that names another entry (a device's engine, its interconnect, a measurement's model);
+    `what` names it in the message where the field's name does not ("device" for deployment.device)."""
     if value not in known:
-        raise DataError(entry, name, f"unknown {name} {value!r}; known: {', '.join(known) or 'none'}")
+        raise DataError(entry, name, f"unknown {what or name} {value!r}{hint}; known: {', '.join(known) or 'none'}")
     return value
 
 

@@ -5,7 +5,7 @@ inputs, what the page holds of the example (`request`):
 
     {"page": "decode", "sources": "../sources/",       the page, and its link to the sources page
      "figs": [id, ...],                                 figures printed alone
-     "groups": [[id, art, one, other], ...],            figures with an Italian article or a counted noun
+     "groups": [[id, art, one, other, style], ...],     figures with an Italian article, a counted noun or a style
      "names": [[key, form, cap], ...],                  names in sentences (ex("device", form="einem"))
      "says": [id, ...], "charts": [name, ...]}          sentences that depend on the numbers, charts
 
@@ -39,8 +39,8 @@ def default_say_figures(sid: str, cat) -> list:
     return say_figures(sid, default_case(cat, SAYS[sid].pages[0]))
 
 
-def group_key(id: str, art: str | None, one: str | None, other: str | None) -> str:
-    return "|".join((id, art or "", one or "", other or ""))
+def group_key(id: str, art: str | None, one: str | None, other: str | None, style: str | None = None) -> str:
+    return "|".join((id, art or "", one or "", other or "", style or ""))
 
 
 def name_key(key: str, form: str, cap: bool) -> str:
@@ -68,12 +68,12 @@ def answer(c, lang: str, tr, request: dict) -> dict:
         if fid in reg:
             out["figs"][fid] = reg[fid].format(lang)
             shown.append(fid)
-    for fid, art, one, other in _strings(request.get("groups"), 4):
-        if fid in reg:
+    for fid, art, one, other, style in _strings(request.get("groups"), 5):
+        if fid in reg and style in ("", "times", "words"):
             noun = (one, other or None) if one else None
-            text = reg[fid].format(lang)
+            text = reg[fid].format(lang, style or None)
             href = None if sources is None else f"{sources}#fig-{fid}"
-            out["groups"][group_key(fid, art, one, other)] = figure_html(fid, text, lang, art or None, noun, href)
+            out["groups"][group_key(fid, art, one, other, style)] = figure_html(fid, text, lang, art or None, noun, href)
             shown.append(fid)
     for key, form, cap in _strings(request.get("names"), 3):
         if key in names.KEYS:

@@ -8,6 +8,7 @@ the case), each variant as a whole msgid with placeholders (msgctxt
 "example", translated in locales/<lang>.po), and what the placeholders are:
 a figure of the example (printed as the page prints it, a link to its
 explanation, with the Italian article a form like `{share:il}` asks for),
+`{ratio:times}` or `{n:words}` the form running text needs (calculators/text/prose.py),
 one of the example's names (`{model}`, `{device}`, `{device:einem}`: the
 article the device's grammar data gives, calculators/example/names.py), or
 `{n}`, the count that picks a plural message's form.
@@ -35,6 +36,7 @@ from .html import figure_html, sources_href
 
 _FORMATTER = string.Formatter()
 CONTEXT = "example"                                  # the msgctxt of every variant
+STYLES = ("times", "words")                          # a figure's running-text form (calculators/text/prose.py)
 
 
 @dataclass(frozen=True)
@@ -77,7 +79,8 @@ def fill(template: str, c, reg: dict, figs: dict, lang: str, tr, sources: str | 
         if fid is None or fid not in reg:
             raise VariantError(f"{template!r}: no figure for {{{name}}} ({fid!r}) in this example")
         f = reg[fid]
-        out.append(figure_html(fid, f.format(lang), lang, art=spec or None,
+        style = spec if spec in STYLES else None           # {ratio:times} "7,2-mal", {n:words} "zwei"; else an article
+        out.append(figure_html(fid, f.format(lang, style), lang, art=None if style else spec or None,
                                href=None if sources is None else sources_href(sources, fid)))
     return "".join(out)
 
@@ -122,7 +125,7 @@ def forms_in(template: str) -> list:
 
 def article_ok(name: str, spec: str, lang: str) -> bool:
     """Is `{name:spec}` a form `lang` may write: a device's article (names.FORMS) or an Italian article of a number."""
-    if not spec:
+    if not spec or spec in STYLES:
         return True
     if name == "device":
         return spec in names.FORMS[lang]

@@ -34,7 +34,10 @@ def times(value, locale: str, *, sig: int | None = 3, decimals: int | None = Non
 
 
 def words(value, locale: str) -> str:
-    """A small whole count written out ("zwei", "eight"); a larger one, or a range, in digits."""
-    if isinstance(value, tuple) or not float(value).is_integer() or not 0 <= value <= WORDS_UP_TO:
-        raise ValueError(f"style='words' is for whole counts from 0 to {WORDS_UP_TO}, not {value!r}")
+    """A small whole count written out ("zwei", "eight"); a larger one in digits (a running example may
+    make a count large). A fraction or a range is not a count: ValueError."""
+    if isinstance(value, tuple) or not float(value).is_integer() or value < 0:
+        raise ValueError(f"style='words' is for whole counts, not {value!r}")
+    if value > WORDS_UP_TO:
+        return fmt.format_number(int(value), locale)
     return fmt.format_count_words(int(value), locale)

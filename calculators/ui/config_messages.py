@@ -30,7 +30,9 @@ MESSAGES = {
     "missing": N_("config.json lacks {field}, which the computation needs."),
     "not_integer": N_("In config.json, {field} must be a whole number."),
     "range": N_("In config.json, {field} must be between {lo} and {hi}."),
-    "layer_types": N_("layer_types lists {listed} layers, but num_hidden_layers says {layers}."),
+    # the count is the entries of layer_types (ConfigError param "listed")
+    "layer_types": P_("layer_types lists {n} layer, but num_hidden_layers says {layers}.",
+                      "layer_types lists {n} layers, but num_hidden_layers says {layers}.", "config"),
     "unknown_types": N_("layer_types names attention types the calculators do not know: {types}."),
     "not_text": N_("In config.json, {field} must be text."),
     "not_bool": N_("In config.json, {field} must be true or false (without quotation marks)."),
@@ -54,7 +56,7 @@ MESSAGES = {
     "invalid": N_("config.json holds values the calculators cannot read."),
 }
 # Which ConfigError parameter is the count {n} of a plural message.
-COUNTED = {"layer_cover": "layers", "pattern_length": "listed"}
+COUNTED = {"layer_cover": "layers", "pattern_length": "listed", "layer_types": "listed"}
 
 # Code "unmodelled": layers the calculators do not model, one message per kind (calculators/arch/refusal.py SIGNALS);
 # {fields} names the fields that signal them.

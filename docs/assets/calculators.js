@@ -624,7 +624,7 @@ class ExampleArticle {
 
   static group(el) {
     const [one, other] = (el.dataset.noun || "").split("|");
-    return [el.dataset.fig, el.dataset.art || "", one || "", other || ""];
+    return [el.dataset.fig, el.dataset.art || "", one || "", other || "", el.dataset.style || ""];
   }
 
   static name(el) {
