@@ -218,7 +218,7 @@ def test_the_context_in_the_prose_is_a_spin_button(context, served):
     assert spin.get_attribute("aria-label")
     spin.focus()
     page.keyboard.press("ArrowUp")
-    page.wait_for_function("() => window.__example.some((r) => r.ok && r.state.context === 16384)", timeout=READY_MS)
+    page.wait_for_function("() => window.__example.some((r) => r.ok && Number(r.state.context) === 16384)", timeout=READY_MS)
     page.wait_for_function("() => !document.getElementById('calc-example').dataset.pending", timeout=READY_MS)
     assert spin.get_attribute("aria-valuenow") == "16384"
     assert set(texts(page, '[data-fig="batch.context"]')) == {"16,384"}
