@@ -259,3 +259,31 @@ def test_screenshots_with_another_example_do_not_scroll_sideways(browser, served
         page.screenshot(path=str(out / f"decode-{lang}-{width}.png"), full_page=True)
         ctx.close()
         assert overflow <= 0, f"{lang} at {width} px scrolls sideways by {overflow} px"
+
+
+def number(text: str, lang: str) -> float:
+    """The number at the start of a figure as printed ("5,21 ms" in Italian, "2,250 TFLOP/s" in English)."""
+    digits = re.match(r"[\d.,]+", plain(text)).group(0)
+    if lang == "en":
+        return float(digits.replace(",", ""))
+    return float(digits.replace(".", "").replace(",", "."))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_speed_page_follows_its_example(context, served, lang):
+    """The speed page's example on 8 × B200 with Qwen3 235B: the datasheet's peak, and the relations a reader checks
+    by hand: a token per step (speed = 1 ÷ step time), the answer's decode time = output tokens × step time."""
+    _, server = served
+    page = context.new_page()
+    base = "speed/" if lang == "de" else f"{lang}/speed/"
+    page.goto(server.url(base + "?example.model=qwen3-235b-a22b&example.device=b200&example.devices=8"))
+    result = wait_answer(page)
+    assert result["ok"], result["errors"]
+    fig = lambda fid: texts(page, f'[data-fig="{fid}"]')[0]  # noqa: E731
+    assert number(fig("device.h100.peak_bf16"), lang) == 2250          # NVIDIA's B200 datasheet, dense BF16, in TFLOP/s
+    step_ms, speed = number(fig("speed.step_time"), lang), number(fig("speed.per_request"), lang)
+    assert fig("speed.step_time").endswith("ms") and abs(1000 / step_ms - speed) / speed < 0.01
+    output = number(fig("speed.output"), lang)
+    assert abs(output * step_ms / 1000 - number(fig("speed.decode_time"), lang)) < 0.01 * output * step_ms / 1000 + 0.01
+    assert "B200" in say_text(page, "speed.setup") and "Qwen3" in say_text(page, "speed.setup")
+    page.close()

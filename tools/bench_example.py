@@ -23,7 +23,7 @@ import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 import calc_site  # noqa: E402
-from bench_browser import PYODIDE_PARTS  # noqa: E402
+from bench_browser import page_weight  # noqa: E402
 from static_server import StaticServer  # noqa: E402
 
 TIMEOUT_MS = 120_000
@@ -87,23 +87,7 @@ def rerender(browser, server, rounds: int) -> tuple:
 
 def weight(browser, server) -> dict:
     """Bytes the article transfers before a touch (a phone: coarse pointer, no idle start), by kind."""
-    server.sent.clear()
-    context = browser.new_context(viewport={"width": 390, "height": 800}, is_mobile=True, has_touch=True)
-    page = context.new_page()
-    page.goto(server.url("en/decode/"), wait_until="networkidle")
-    page.wait_for_timeout(500)
-    context.close()
-    parts = {"pyodide, wheel, snapshot, worker": 0, "page HTML": 0, "ours (js, css)": 0, "theme and search": 0}
-    for path, size in server.sent:
-        if any(p in path for p in PYODIDE_PARTS):
-            parts["pyodide, wheel, snapshot, worker"] += size
-        elif path.endswith("/") or path.endswith(".html"):
-            parts["page HTML"] += size
-        elif path.endswith((".js", ".css")) and "/assets/" in path and "javascripts" not in path and "stylesheets" not in path:
-            parts["ours (js, css)"] += size
-        else:
-            parts["theme and search"] += size
-    return parts
+    return page_weight(browser, server, "en/decode/", viewport={"width": 390, "height": 800}, is_mobile=True, has_touch=True)
 
 
 def measure(work: pathlib.Path, rounds: int) -> None:
@@ -123,5 +107,7 @@ def measure(work: pathlib.Path, rounds: int) -> None:
           f"max {max(updates):.1f} ms over {len(updates)} changes (input event -> article re-rendered, Python included; "
           f"target median < 100 ms); of which putting it into the page: median {statistics.median(renders):.1f} ms")
     total = sum(v for k, v in parts.items() if not k.startswith("pyodide"))
+    pyodide = parts["pyodide (excluded)"]
     detail = ", ".join(f"{k} {v / 1000:.1f} KB" for k, v in parts.items())
-    print(f"main article weight before the example is touched: {total / 1000:.1f} KB gzip-transferred ({detail})")
+    print(f"main article weight before the example is touched: {total / 1000:.1f} KB gzip-transferred ({detail}); "
+          f"Pyodide, wheel, snapshot and worker: {pyodide} bytes (must be 0)")

@@ -24,15 +24,7 @@ TOPICS = (models, step, hardware, measured, deployment, rows, accuracy, steptime
 def declarations() -> tuple[Declaration, ...]:
     """Every figure's declaration, in the sources page's order: the running example's first (evaluated for
     each page's default example, calculators/example/), then the topics'; an id declared twice is an error."""
-    out, seen = [], {}
-    for group in (example.declarations(),) + tuple(t.DECLARATIONS for t in TOPICS):
-        for d in group:
-            if d.id in seen:
-                raise ValueError(f"{d.origin[0]}:{d.origin[1]}: figure id {d.id!r} is declared again "
-                                 f"(first at {seen[d.id][0]}:{seen[d.id][1]})")
-            seen[d.id] = d.origin
-            out.append(d)
-    return tuple(out)
+    return example.unique((example.declarations(),) + tuple(t.DECLARATIONS for t in TOPICS))
 
 
 @lru_cache(maxsize=2)     # the catalog of this build and, under `mkdocs serve`, of the previous one

@@ -17,17 +17,22 @@ from . import figures_batch, figures_kv, figures_speed, figures_step
 MODULES = (figures_kv, figures_step, figures_batch, figures_speed)
 
 
-@lru_cache(maxsize=1)
-def declarations() -> tuple:
+def unique(groups, what: str = "figure id") -> tuple:
+    """The declarations of `groups` in order; an id declared twice is an error naming both places."""
     out, seen = [], {}
-    for module in MODULES:
-        for d in module.DECLARATIONS:
+    for group in groups:
+        for d in group:
             if d.id in seen:
-                raise ValueError(f"{d.origin[0]}:{d.origin[1]}: example figure {d.id!r} is declared again "
+                raise ValueError(f"{d.origin[0]}:{d.origin[1]}: {what} {d.id!r} is declared again "
                                  f"(first at {seen[d.id][0]}:{seen[d.id][1]})")
             seen[d.id] = d.origin
             out.append(d)
     return tuple(out)
+
+
+@lru_cache(maxsize=1)
+def declarations() -> tuple:
+    return unique((module.DECLARATIONS for module in MODULES), "example figure")
 
 
 @lru_cache(maxsize=4)
