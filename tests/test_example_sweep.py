@@ -199,3 +199,13 @@ def test_every_variant_template_is_a_whole_message_without_typed_numbers(lang):
 
 def test_the_decode_page_sentences_cover_the_batching_list():
     assert {f"batch.row.{b}" for b in (1, 8, 32, 64, 128)} <= {s.id for s in DECODE_SAYS}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_claim_on_a_page_of_the_example_rests_on_a_figure_the_example_changes(lang):
+    """A claim() states a value in words ("about 2.7 GB"); the build checks it for the default example only, so a claim
+    on a figure of the running example would be wrong for the reader's. The claims stay on fixed figures."""
+    from calculators.example import figures as X
+    for page in E.PAGES:
+        claimed = {m.args[0] for m in examplecheck.macros(lang, page) if m.name == "claim" and m.args}
+        assert not claimed & X.ids(page), f"docs/{lang}/{page}.md: claim() on {sorted(claimed & X.ids(page))}"
