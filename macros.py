@@ -89,7 +89,7 @@ def define_env(env):
         _FIGS_ON_PAGE.append(id)
         if input is not None:
             return example_input(id, f, input)
-        html = figure_html(id, f.format(lang(), style), lang(), art, noun, f"{_PAGE['sources']}#fig-{escape(id)}")
+        html = figure_html(id, f.format(lang(), style), lang(), art, noun, f"{_PAGE['sources']}#fig-{escape(id)}", style)
         if (art or noun or style) and id in example_figures.ids(_PAGE.get("example") or ""):
             forms = termbase.load(ROOT, lang()).get(noun) if noun else None
             data = f' data-art="{escape(art)}"' if art else ""
@@ -205,7 +205,8 @@ def define_env(env):
     env.macro(lambda: tables.measurements_table(lang(), tr, table_fig, cite), "measurements_table")
 
 
-def figure_html(id: str, text: str, lang: str, art: str | None = None, noun: str | None = None, href: str | None = None) -> str:
+def figure_html(id: str, text: str, lang: str, art: str | None = None, noun: str | None = None, href: str | None = None,
+                style: str | None = None) -> str:
     """A figure (a link to its sources row, or a span), with the Italian article before it and the counted noun after it, agreeing with `text`.
 
     The span holds the figure alone (what the tests and the browser compare);
@@ -217,7 +218,7 @@ def figure_html(id: str, text: str, lang: str, art: str | None = None, noun: str
     if noun is not None:
         t = termbase.load(ROOT, lang).get(noun)
         forms = (t.term, t.plural)
-    return example_html.figure_html(id, text, lang, art, forms, href)
+    return example_html.figure_html(id, text, lang, art, forms, href, style)
 
 
 # How often each calculator has appeared on the page being rendered (its ids must stay unique).

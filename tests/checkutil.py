@@ -20,6 +20,8 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 import project_copy  # noqa: E402  (tools/project_copy.py)
 
+LANGS = ("de", "en", "da", "it")
+
 
 def copy_project(dest: pathlib.Path, messages: bool = False) -> pathlib.Path:
     """A copy to break. With `messages`, the copy's UI strings are extracted first (`make messages`), so a

@@ -32,7 +32,7 @@ def provenance(html: str) -> dict:
 def test_every_figure_on_the_page_is_explained_and_links_its_row(site, lang):
     html = page(site, lang, "decode").read_text(encoding="utf-8")
     data = provenance(html)
-    links = re.findall(r'<a class="fig" href="([^"]+)" data-fig="([^"]+)">', html)
+    links = re.findall(r'<a class="fig" href="([^"]+)" data-fig="([^"]+)"[^>]*>', html)
     assert links, "no figures on the article"
     sources = page(site, lang, "sources").read_text(encoding="utf-8")
     for href, fid in links:

@@ -55,7 +55,7 @@ class Tags(HTMLParser):
         a = dict(attrs)
         self.tags.append((tag, a))
         if tag in ("span", "a") and a.get("class") == "fig":
-            self._fig = [a["data-fig"], ""]
+            self._fig = [a["data-fig"], "", a.get("data-style")]
             self._fig_tag = tag
 
     def handle_data(self, data):
@@ -139,14 +139,14 @@ def test_every_figure_is_formatted_for_its_page_language(site):
     seen = 0
     for lang in LANGS:
         for name in PAGES:
-            for fig_id, text in parse(page(site, lang, name)).figs:
-                assert text == reg[fig_id].format(lang), f"{lang}/{name}: {fig_id} shows {text!r}"
+            for fig_id, text, style in parse(page(site, lang, name)).figs:
+                assert text == reg[fig_id].format(lang, style), f"{lang}/{name}: {fig_id} shows {text!r}"
                 seen += 1
     assert seen > 40, "the pages show too few figures for this check to mean anything"
 
 
 def test_decimal_marks_per_locale(site):
-    figs = {lang: dict(parse(page(site, lang, "decode")).figs) for lang in LANGS}
+    figs = {lang: {f[0]: f[1] for f in parse(page(site, lang, "decode")).figs} for lang in LANGS}
     kv = "kv.llama70b.total.8192"
     assert all(kv in f for f in figs.values()), "the article must show the 8K KV total"
     assert figs["en"][kv] == "2.68\u00a0GB"

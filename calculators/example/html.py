@@ -13,13 +13,15 @@ from ..text.markup import escape
 
 
 def figure_html(id: str, text: str, lang: str, art: str | None = None, noun: tuple | None = None,
-                href: str | None = None) -> str:
+                href: str | None = None, style: str | None = None) -> str:
     """A figure (a link to its sources row, or a span), with the Italian article before it (`art`: the form before a
-    consonant) and the counted noun after it (`noun`: the termbase's singular and plural), agreeing with `text`."""
+    consonant) and the counted noun after it (`noun`: the termbase's singular and plural), agreeing with `text`;
+    `style` names the running-text form `text` is in ("times", "words"), so that a test compares it in that form."""
+    styled = f' data-style="{escape(style)}"' if style else ""
     if href is None:
-        html = f'<span class="fig" data-fig="{escape(id)}">{escape(text)}</span>'
+        html = f'<span class="fig" data-fig="{escape(id)}"{styled}>{escape(text)}</span>'
     else:
-        html = f'<a class="fig" href="{escape(href)}" data-fig="{escape(id)}">{escape(text)}</a>'
+        html = f'<a class="fig" href="{escape(href)}" data-fig="{escape(id)}"{styled}>{escape(text)}</a>'
     if art is not None:
         with_article = grammar.article(text, art, lang)
         html = escape(with_article[: len(with_article) - len(text)], quote=False) + html

@@ -73,7 +73,8 @@ def answer(c, lang: str, tr, request: dict) -> dict:
             noun = (one, other or None) if one else None
             text = reg[fid].format(lang, style or None)
             href = None if sources is None else f"{sources}#fig-{fid}"
-            out["groups"][group_key(fid, art, one, other, style)] = figure_html(fid, text, lang, art or None, noun, href)
+            out["groups"][group_key(fid, art, one, other, style)] = figure_html(fid, text, lang, art or None, noun, href,
+                                                                                 style or None)
             shown.append(fid)
     for key, form, cap in _strings(request.get("names"), 3):
         if key in names.KEYS:

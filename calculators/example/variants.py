@@ -81,7 +81,7 @@ def fill(template: str, c, reg: dict, figs: dict, lang: str, tr, sources: str | 
         f = reg[fid]
         style = spec if spec in STYLES else None           # {ratio:times} "7,2-mal", {n:words} "zwei"; else an article
         out.append(figure_html(fid, f.format(lang, style), lang, art=None if style else spec or None,
-                               href=None if sources is None else sources_href(sources, fid)))
+                               href=None if sources is None else sources_href(sources, fid), style=style))
     return "".join(out)
 
 
