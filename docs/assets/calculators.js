@@ -884,8 +884,10 @@ function main() {
   noticeAfterReload(config, elements[0]);
   // Otherwise Python starts on the reader's first touch of a calculator (Calculator.init), not
   // when one scrolls into view: reading a page on a phone must not cost its 20 MB runtime. Only a
-  // desktop on a fast connection starts it ahead, when idle (startWhenIdleOnFastDesktop).
-  startWhenIdleOnFastDesktop(runtime, elements);
+  // desktop on a fast connection starts it ahead, when idle (startWhenIdleOnFastDesktop), and never for
+  // the running example's control: it sits at the top of an article that is read, not computed, so a
+  // reader who never touches it loads nothing beyond the page.
+  startWhenIdleOnFastDesktop(runtime, Array.from(elements).filter((el) => !el.classList.contains("calc-example")));
   keepRuntimeForNextVisit(runtime, config.service_worker);
 }
 
