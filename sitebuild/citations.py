@@ -61,13 +61,12 @@ describe = provenance.describe
 
 
 def source_line(src: catalog.Source, lang: str, tr, accessed_text: str) -> str:
-    """One document: linked title, translated kind, access date (and why no link, where there is none)."""
-    title = escape(describe(src, lang, tr))
+    """One document: linked title with its kind, access date (and why no link, where there is none)."""
+    title = escape(describe(src, lang, tr, with_kind=True))
     linked = f'<a href="{escape(src.url)}" rel="noopener">{title}</a>' if src.url else title
-    kind = escape(tr(src.kind, "source-kind"))
     accessed = escape(tr("accessed"))
     reason = f' <small>{escape(tr(src.url_reason, "url-reason"))}</small>' if src.url_reason else ""
-    return f"{linked} ({kind}), {accessed} {accessed_text}{reason}"
+    return f"{linked}, {accessed} {accessed_text}{reason}"
 
 
 def footnotes(cites: PageCitations, lang: str, tr, accessed) -> str:

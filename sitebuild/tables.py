@@ -62,28 +62,25 @@ def _q(value: float, kind: str, lang: str, **kw) -> str:
 
 
 def _source_cells(src: catalog.Source, lang: str, tr) -> list:
-    title = escape(citations.describe(src, lang, tr))
+    title = escape(citations.describe(src, lang, tr, with_kind=True))
     linked = f'<a href="{escape(src.url)}" rel="noopener">{title}</a>' if src.url else title
-    kind = f' <small>({escape(tr(src.kind, "source-kind"))})</small>'
     reason = f'<br><small>{escape(tr(src.url_reason, "url-reason"))}</small>' if src.url_reason else ""
     note = f'<br><small>{escape(tr(src.note, "catalog-note"))}</small>' if src.note else ""
-    return [linked + kind + reason + note, accessed(src, lang), escape(tr(src.confidence, "confidence"))]
+    return [linked + reason + note, accessed(src, lang), escape(tr(src.confidence, "confidence"))]
 
 
 def _model_summary(m: catalog.Model, lang: str, tr) -> str:
-    parts = [
-        tr("{total} parameters, {active} active").format(total=_q(m.total_params, "params", lang),
-                                                          active=_q(m.active_params, "params", lang)),
-        tr("{layers} layers").format(layers=fmt.format_number(m.layers, lang)),
-        tr(m.attention, "attention"),
-    ]
+    params = tr("{total} parameters, {active} active").format(total=_q(m.total_params, "params", lang),
+                                                               active=_q(m.active_params, "params", lang))
+    if m.arch is None:       # only the model card's totals: no layers to count (the entry's note says why)
+        return "; ".join([params, tr(m.attention, "attention")])
+    parts = [params, tr("{layers} layers").format(layers=fmt.format_number(m.layers, lang)), tr(m.attention, "attention")]
     if m.kv_heads:
         kv = fmt.format_number(m.kv_heads, lang)
         head = termbase.load(ROOT, lang).get("kv-head")     # "1 KV-Kopf", "8 KV-Köpfe": the noun agrees with the count
         parts.append(tr("{kv_heads} of dimension {dim}").format(kv_heads=f"{kv}\u00a0{grammar.noun_form(kv, lang, head.term, head.plural)}",
                                                                dim=fmt.format_number(m.head_dim, lang)))
-    groups = ", ".join(f"{escape(tr(g.group, 'weight-group'))}: {g.precision.label}" for g in m.weights)
-    parts.append(groups)
+    parts.append(", ".join(f"{escape(tr(g.group, 'weight-group'))}: {g.precision.label}" for g in m.weights))
     return "; ".join(parts)
 
 

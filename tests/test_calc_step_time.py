@@ -169,7 +169,7 @@ def test_what_sets_the_pace_is_named(case, lang):
 
 ENGINE = {"en": ("Engine", "an engine not named (mean of the calibrated ones)"),
           "de": ("Engine", "nicht genannte Engine (Mittel der kalibrierten)"),
-          "da": ("Motor", "motor, der ikke er nævnt (gennemsnit af de kalibrerede)"),
+          "da": ("Inferensserver", "inferensserver, der ikke er nævnt (gennemsnit af de kalibrerede)"),
           "it": ("Motore", "motore non indicato (media di quelli calibrati)")}
 
 
@@ -186,7 +186,7 @@ def test_the_engine_field_in_four_languages(name, lang):
 NOT_CALIBRATED = {
     "en": "no expected value: no published measurement calibrates this device",
     "de": "kein erwarteter Wert: keine veröffentlichte Messung kalibriert diesen Beschleuniger",
-    "da": "ingen forventet værdi: ingen offentliggjort måling kalibrerer denne accelerator",
+    "da": "ingen offentliggjort måling kalibrerer denne accelerator",
     "it": "nessun valore atteso: nessuna misura pubblicata calibra questo acceleratore",
 }
 ENGINE_NOT_CALIBRATED = {
@@ -272,19 +272,19 @@ def test_latency_without_a_dense_bf16_peak_says_the_first_token_is_unknown(devic
     assert rows[labels[1]] == rows[labels[2]] == "\u2013"
 
 
+# Written out here, not read from the locale files: the sentence for several calls and no tool time.
 D_NO_TTFT = {
     "en": "The wait for the first token is unknown (no published dense BF16 peak), so the bars leave it out: each call "
-          "takes {decode} for its answer; {steps} calls, each with {tool} of tool time, take {loop} plus their waits "
-          "for the first token.",
+          "takes {decode} for its answer; {steps} calls in a row take {loop} plus their waits for the first token.",
     "de": "Die Wartezeit auf das erste Token ist unbekannt (keine BF16-Spitzenleistung ohne Sparsity veröffentlicht), "
-          "daher fehlt sie in den Balken: Jeder Aufruf braucht {decode} für seine Antwort; {steps} Aufrufe mit je {tool} "
-          "Tool-Zeit dauern {loop} zuzüglich der Wartezeiten auf ihr erstes Token.",
+          "daher fehlt sie in den Balken: Jeder Aufruf braucht {decode} für seine Antwort; {steps} Aufrufe nacheinander "
+          "dauern {loop} zuzüglich der Wartezeiten auf ihr erstes Token.",
     "da": "Ventetiden på det første token er ukendt (ingen offentliggjort BF16-spidsydelse uden sparsity), så søjlerne "
-          "udelader den: hvert kald tager {decode} for sit svar; {steps} kald med {tool} værktøjstid pr. kald tager "
-          "{loop} plus ventetiderne på deres første token.",
+          "udelader den: hvert kald tager {decode} for sit svar; {steps} kald efter hinanden tager {loop} plus "
+          "ventetiderne på deres første token.",
     "it": "L'attesa del primo token non è nota (nessun picco BF16 senza sparsità pubblicato), quindi le barre la "
-          "tralasciano: ogni chiamata richiede {decode} per la risposta; {steps} chiamate, ciascuna con {tool} di "
-          "esecuzione degli strumenti, richiedono {loop} più le attese del primo token.",
+          "tralasciano: ogni chiamata richiede {decode} per la risposta; {steps} chiamate una dopo l'altra richiedono "
+          "{loop} più le attese del primo token.",
 }
 
 
@@ -297,7 +297,7 @@ def test_the_latency_chart_says_the_first_tokens_wait_is_left_out(lang):
     p = inputs.latency_parts(dict(ui.CALCULATORS["latency"].defaults, device="wse-3", devices=4), CAT)
     assert p["ttft"] is None and p["loop"] == pytest.approx(p["steps"] * p["decode"])
     want = D_NO_TTFT[lang].format(decode=fmt.format_quantity(p["decode"], "seconds", lang),
-                                  steps=fmt.format_number(p["steps"], lang), tool=fmt.format_quantity(0.0, "seconds", lang),
+                                  steps=fmt.format_number(p["steps"], lang),
                                   loop=fmt.format_quantity(p["loop"], "seconds", lang))
     assert want in html.unescape(out["chart"])
 
@@ -321,3 +321,17 @@ def test_an_old_link_with_efficiency_and_latency_opens_without_them():
     assert "efficiency" not in texts and "latency_us" not in texts and texts["batch"] == "4" and texts["engine"] == "generic"
     out = ui.evaluate("decode", texts, "en", lambda m: m)
     assert out["ok"] and out["state"] == {"batch": "4"}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_one_call_with_tool_time_reads_in_the_singular(lang):
+    """An agent loop of one call with 2 s of tools: the label and the sentence agree with one ("1 calls" was a bug)."""
+    texts = dict(ui.default_texts("latency", lang), steps="1", tool_s=fmt.format_number(2, lang))
+    out = ui.evaluate("latency", texts, lang, lambda m: STRINGS.get(m, lang))
+    assert out["ok"], out["errors"]
+    chart = html.unescape(out["chart"])
+    one = {"en": "1 call takes", "de": "dauert 1 Aufruf", "da": "tager 1 kald", "it": "1 chiamata richiede"}[lang]
+    loop = {"en": "agent loop, 1 call<", "de": "Agentenschleife, 1 Aufruf<", "da": "agentløkke, 1 kald<",
+            "it": "ciclo agentico, 1 chiamata<"}[lang]
+    assert one in chart and loop in chart, chart[:2000]
+    assert fmt.format_quantity(2.0, "seconds", lang) in chart

@@ -184,6 +184,11 @@ def test_the_article_follows_the_example(context, served, lang, what, state, lay
             result = wait_answer(page)
             assert result["ok"], result["errors"]
         check_article(page, lang, layers, kv_bytes, ratio, design, example_of(state))
+        # the figure's explanation: its formula with the example's values put in, and the hand-computed result
+        page.locator('a.fig[data-fig="kv.llama70b.bytes_per_token"]').first.click()
+        formula = plain(page.inner_text("#explain-box .explain-expr"))
+        assert re.search(rf"(?<![\d.,]){layers}(?![\d.,])", formula) and formula.endswith(f"= {grouped(kv_bytes, lang)} {BYTES[lang]}"), formula
+        page.keyboard.press("Escape")
         if state is not None:
             # the state survives a reload and is what the page's address says
             page.reload()

@@ -29,6 +29,7 @@ def codes(text, lang, ctx):
     ("de", "Erstellt mit Material, made with care", "made with"),
     ("de", "Die Gewichte werden with Absicht gelesen", "with"),
     ("da", "Det er the bedste", "the"),
+    ("da", "Alle engines læser vægtene", "engines"),
     ("it", "Il calcolo, which è semplice", "which"),
     ("de", "404 - Not found", "Not found"),
     ("da", "SambaNova SN40L (socket)", "socket"),
@@ -155,7 +156,7 @@ def test_a_verdict_the_legend_does_not_define(proj):
 
 def test_a_refuted_figure_without_a_link_to_the_fact_check(proj):
     page = proj / "docs" / "en" / "decode.md"
-    n = line_matching(page, r'fig\("power\.ratio"\)')
+    n = line_matching(page, r'fig\("power\.ratio"')
     edit_line(page, n, lambda s: s.replace("[fact check](factcheck.md)", "fact check"))
     found = reader.factcheck_link_findings(Project(proj), {"wrong"})
     assert [(p.path, p.line, p.code) for p in found] == [("docs/en/decode.md", n, "factcheck-link")]

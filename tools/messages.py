@@ -26,6 +26,7 @@ sys.path.insert(0, str(ROOT))
 
 from calculators.arch import architecture  # noqa: E402
 from calculators.data import catalog as cat_mod  # noqa: E402
+from calculators.data import serving  # noqa: E402
 from calculators.data import sources  # noqa: E402
 from calculators.article import claims  # noqa: E402
 from calculators.article import figures  # noqa: E402
@@ -90,11 +91,13 @@ def _collect_data(add) -> None:
         add(d.what, "datum", where, f"What the catalog datum data.{key} is (sources page).")
         if d.unit in DATUM_COUNTS:   # the other units print inside the value ("40–50 kW", "20–40 %")
             add(d.unit, "datum-unit", where, "What a catalog datum counts, after its number (sources page): '128 chips'.")
-    for key, r in cat.racks.items():
-        add(r.name, "rack-name", where, f"Name of the rack racks.{key} (sources page); keep product names.")
+    for data, path, named in ((cat, "catalog.toml", cat_mod.WORDED_NAMES), (serving.load(), "serving.toml", serving.WORDED_NAMES)):
+        for section, context in named.items():
+            for key, rec in getattr(data, section).items():
+                add(rec.name, context, (f"calculators/data/{path}", 0),
+                    f"Name of {section}.{key} (sources page, explanations); keep product and company names.")
     for key, ms in cat.measurements.items():
         add(ms.who, "measured-by", where, f"Who measured measurements.{key}, on what (sources page); keep product and company names.")
-    from calculators.data import serving
     for key, ms in serving.load().measurements.items():
         add(ms.who, "measured-by", ("calculators/data/serving.toml", 0),
             f"Who measured measurements.{key} in serving.toml, on what (measurements table); keep product and company names.")

@@ -24,6 +24,10 @@ from .sources import DataError, Source
 
 PATH = "calculators/data/catalog.toml"
 SECTIONS = ("interconnects", "engines", "devices", "racks", "models", "measurements", "data")
+# Sections whose names describe in English words ("NVLink 4 through NVSwitch", "vLLM (… default)") rather
+# than name a product: a page translates them like UI strings, under this msgctxt (tools/messages.py).
+# Model and device names are product names and stay as they are in every language.
+WORDED_NAMES = {"racks": "rack-name", "engines": "entry-name", "interconnects": "entry-name"}
 
 
 @dataclass(frozen=True)

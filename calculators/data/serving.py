@@ -19,6 +19,7 @@ PATH = "calculators/data/serving.toml"
 SECTIONS = ("efficiency", "acceptance", "measurements", "kv_bandwidth", "allreduce", "fits")
 VENDORS = ("nvidia", "amd")
 OPTIONAL_SECTIONS = ("allocators",)
+WORDED_NAMES = {"fits": "entry-name", "allocators": "entry-name"}   # as catalog.WORDED_NAMES
 
 
 @dataclass(frozen=True)

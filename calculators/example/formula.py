@@ -128,6 +128,8 @@ class Formula:
                 fig, value = registry[t.figure], values[t.slot]
                 # The figure's own value prints as the figure does (its text is kept); a range's end is another value.
                 number = fig.format(locale) if value == fig.value else fig.with_value(value).format(locale)
+            elif t.kind == "percent":    # a share: "89.6%", as the pages write shares (never "0.896")
+                number = fmt.format_percent(t.value, locale, decimals=1)
             elif t.kind is not None:
                 number = fmt.format_quantity(t.value, t.kind, locale)
             else:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
-from ..data import byo
+from ..data import byo, catalog, serving
 from ..text import dates
 from ..text.marks import N_
 from .figure import Figure
@@ -70,7 +70,6 @@ def record(ref: str, cat):
     section, _, key = ref.partition(".")
     found = getattr(cat, section, {}).get(key)
     if found is None:
-        from ..data import serving
         found = getattr(serving.load(), section)[key]
     return found
 
@@ -79,8 +78,9 @@ def name(ref: str, rec, cat, tr) -> str:
     """What a reader calls a catalog entry: its name, what a datum is, who measured what; "" where the
     entry has none of these (the popover then names it by its source's title and kind)."""
     section = ref.partition(".")[0]
-    if section == "racks":
-        return tr(rec.name, "rack-name")
+    worded = catalog.WORDED_NAMES.get(section) or serving.WORDED_NAMES.get(section)
+    if worded:
+        return tr(rec.name, worded)
     if section == "data":
         return tr(rec.what, "datum")
     if section == "measurements":
@@ -89,32 +89,41 @@ def name(ref: str, rec, cat, tr) -> str:
 
 
 # A document as the site names it: its title as published, with who published it and when, as each
-# language writes that (the title itself is never translated; the date is the page's language).
+# language writes that (the title itself is never translated; the date is the page's language). Where the
+# kind of document follows, it joins the same parentheses: "Title (Infercom, 27 May 2026; article)".
 _DESCRIBED = {(True, True): N_("{title} ({publisher}, {date})"), (True, False): N_("{title} ({publisher})"),
               (False, True): N_("{title} ({date})")}
+_DESCRIBED_KIND = {(True, True): N_("{title} ({publisher}, {date}; {kind})"), (True, False): N_("{title} ({publisher}; {kind})"),
+                   (False, True): N_("{title} ({date}; {kind})"), (False, False): N_("{title} ({kind})")}
 
 
-def describe(src, lang: str, tr) -> str:
-    """The document's title, publisher and publication date, as plain text in the page's language. Where the
-    source is this site itself (kind "this-site"), its words are ours and translated (msgctxt "site-source")."""
+def describe(src, lang: str, tr, with_kind: bool = False) -> str:
+    """The document's title, publisher and publication date (and, `with_kind`, what kind of document it is),
+    as plain text in the page's language. Where the source is this site itself (kind "this-site"), its words
+    are ours and translated (msgctxt "site-source")."""
+    kind = tr(src.kind, "source-kind") if with_kind else None
     if src.kind == "this-site":
-        return tr(src.source, "site-source")
+        own = tr(src.source, "site-source")
+        return tr(_DESCRIBED_KIND[(False, False)]).format(title=own, kind=kind) if kind else own
     key = (bool(src.publisher), bool(src.published))
+    date = dates.published(src.published, lang) if src.published else ""
+    if kind:
+        return tr(_DESCRIBED_KIND[key]).format(title=src.source, publisher=src.publisher, date=date, kind=kind)
     if key not in _DESCRIBED:
         return src.source
-    date = dates.published(src.published, lang) if src.published else ""
     return tr(_DESCRIBED[key]).format(title=src.source, publisher=src.publisher, date=date)
 
 
 def entry(ref: str, cat, lang: str, tr, accessed=None, own_model=None) -> dict:
-    """A catalog entry as the popover names it; the reader's config.json (`own_model`) as theirs."""
+    """A catalog entry as the popover names it (its source with the kind of document in one parenthesis);
+    the reader's config.json (`own_model`) as theirs, without an access date or a confidence."""
     if ref == f"models.{byo.BYO}":
-        return {"name": own_model.name if own_model else "", "title": tr(OWN_CONFIG, "example"), "url": "",
-                "kind": tr(OWN_CONFIG_KIND, "example"), "accessed": "", "confidence": ""}
+        title = tr(_DESCRIBED_KIND[(False, False)]).format(title=tr(OWN_CONFIG, "example"), kind=tr(OWN_CONFIG_KIND, "example"))
+        return {"name": own_model.name if own_model else "", "title": title, "url": "", "accessed": "", "confidence": ""}
     rec = record(ref, cat)
     src = rec.src
-    return {"name": name(ref, rec, cat, tr), "title": describe(src, lang, tr), "url": src.url,
-            "kind": tr(src.kind, "source-kind"), "accessed": (accessed or (lambda s, l: dates.day(s.accessed, l)))(src, lang),
+    return {"name": name(ref, rec, cat, tr), "title": describe(src, lang, tr, with_kind=True), "url": src.url,
+            "accessed": (accessed or (lambda s, l: dates.day(s.accessed, l)))(src, lang),
             "confidence": tr(src.confidence, "confidence")}
 
 

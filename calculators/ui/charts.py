@@ -18,9 +18,10 @@ import math
 
 from ..perf import roofline as M
 from ..text import fmt
+from ..text.message import say
 from . import inputs as I
 from .fields import CUSTOM, CUSTOM_LABEL
-from .messages import N_, UNKNOWN
+from .messages import N_, P_, UNKNOWN
 from .svg import NW, Scale, below_axis, frame, legend_rows, narrow_axes, text, text_width, thin, tick_number
 
 W, H = 640, 250
@@ -54,15 +55,33 @@ T_FIT = N_("How many devices hold the weights and the KV cache")
 D_FIT = N_("Fewest devices of each kind that hold {model} with {kv} of KV cache: {counts}.")
 
 X_TIME = N_("Time ({unit})")
-R_CALL, R_LOOP = N_("one call"), N_("agent loop, {steps} calls")
+R_CALL = N_("one call")
+R_LOOP = P_("agent loop, {n} call", "agent loop, {n} calls", "chart")
 L_TTFT, L_GENERATE, L_TOOLS = N_("time to first token"), N_("generating the answer"), N_("tools")
 T_LATENCY = N_("Where the time of an agent loop goes")
-D_LATENCY = N_("Each call waits {ttft} for its first token and {decode} for the rest of the answer; "
-               "{steps} calls with {tool} of tool time each take {loop}.")
-D_LATENCY_NO_TTFT = N_("The wait for the first token is unknown (no published dense BF16 peak), so the bars leave it out: "
-                       "each call takes {decode} for its answer; {steps} calls, each with {tool} of tool time, take {loop} "
-                       "plus their waits for the first token.")
-
+# The chart's description, one whole sentence per case: the first token's wait known or not (no published
+# BF16 peak), tool time or none; each agrees with the number of calls {n}.
+D_LATENCY = {
+    (True, True): P_("Each call waits {ttft} for its first token and {decode} for the rest of the answer; "
+                     "with {tool} for tools, {n} call takes {loop}.",
+                     "Each call waits {ttft} for its first token and {decode} for the rest of the answer; "
+                     "with {tool} for tools after each call, {n} calls take {loop}.", "chart"),
+    (True, False): P_("Each call waits {ttft} for its first token and {decode} for the rest of the answer; "
+                      "{n} call takes {loop}.",
+                      "Each call waits {ttft} for its first token and {decode} for the rest of the answer; "
+                      "{n} calls in a row take {loop}.", "chart"),
+    (False, True): P_("The wait for the first token is unknown (no published dense BF16 peak), so the bars leave it out: "
+                      "the call takes {decode} for its answer; with {tool} for tools, {n} call takes {loop} "
+                      "plus its wait for the first token.",
+                      "The wait for the first token is unknown (no published dense BF16 peak), so the bars leave it out: "
+                      "each call takes {decode} for its answer; with {tool} for tools after each call, {n} calls "
+                      "take {loop} plus their waits for the first token.", "chart"),
+    (False, False): P_("The wait for the first token is unknown (no published dense BF16 peak), so the bars leave it out: "
+                       "the call takes {decode} for its answer; {n} call takes {loop} plus its wait for the first token.",
+                       "The wait for the first token is unknown (no published dense BF16 peak), so the bars leave it out: "
+                       "each call takes {decode} for its answer; {n} calls in a row take {loop} plus their waits "
+                       "for the first token.", "chart"),
+}
 
 
 # ------------------------------------------------------------------ helpers
@@ -289,8 +308,9 @@ def latency(inputs: dict, locale: str, tr, chart_id: str, cat) -> str:
     """One call and the whole agent loop as stacked bars: first token, generation, tools."""
     p = I.latency_parts(inputs, cat)
     n, ttft = p["steps"], p["ttft"] or 0.0     # no published BF16 peak: the first token's wait is left out, and said so
+    count = fmt.format_number(n, locale)
     rows = [(tr(R_CALL), [(ttft, 1), (p["decode"], 2)]),
-            (tr(R_LOOP).format(steps=fmt.format_number(n, locale)), [(n * ttft, 1), (n * p["decode"], 2), (n * p["tool"], 3)])]
+            (say(tr, R_LOOP, locale, n=count), [(n * ttft, 1), (n * p["decode"], 2), (n * p["tool"], 3)])]
     height = 170
     left = _row_left([label for label, _ in rows], 150)
     xs, body, factor, row_h, bar = _two_bar_axes(p["loop"], left, height, tr(X_TIME), locale)
@@ -301,10 +321,8 @@ def latency(inputs: dict, locale: str, tr, chart_id: str, cat) -> str:
     legend = [(1, tr(L_TTFT)), (2, tr(L_GENERATE)), (3, tr(L_TOOLS))]
     body += _legend(legend, BAR_W - LEGEND_W + 12, TOP + 10)
     narrow = _narrow_bars(p["loop"], [(label, parts, "") for label, parts in rows], legend, tr(X_TIME), locale)
-    times = dict(decode=fmt.format_quantity(p["decode"], "seconds", locale), steps=fmt.format_number(n, locale),
-                 tool=fmt.format_quantity(p["tool"], "seconds", locale), loop=fmt.format_quantity(p["loop"], "seconds", locale))
-    if p["ttft"] is None:
-        desc = tr(D_LATENCY_NO_TTFT).format(**times)
-    else:
-        desc = tr(D_LATENCY).format(ttft=fmt.format_quantity(p["ttft"], "seconds", locale), **times)
+    seconds = {k: fmt.format_quantity(p[k], "seconds", locale) for k in ("decode", "tool", "loop")}
+    if p["ttft"] is not None:
+        seconds["ttft"] = fmt.format_quantity(p["ttft"], "seconds", locale)
+    desc = say(tr, D_LATENCY[(p["ttft"] is not None, p["tool"] > 0)], locale, n=count, **seconds)
     return frame(chart_id, tr(T_LATENCY), desc, body, BAR_W, height, narrow=(narrow[0], NW, narrow[1]))

@@ -36,7 +36,7 @@
     // An entry without a name of its own (a platform, an efficiency) is named by its source's title.
     const head = input.name ? [el("strong", null, input.name), " — ", title] : [el("strong", null, title)];
     // The reader's own config.json has no access date or confidence: only what it has is said.
-    const details = [input.kind ? ` (${input.kind})` : "", input.accessed ? `, ${data.ui.accessed} ${input.accessed}` : "",
+    const details = [input.accessed ? `, ${data.ui.accessed} ${input.accessed}` : "",
       input.confidence ? `; ${data.ui.confidence}: ${input.confidence}` : ""].join("");
     return el("li", null, ...head, details);
   }

@@ -270,7 +270,7 @@ def header(entries: list) -> dict:
 # Contexts whose strings stand inside translated prose (a source's kind after its
 # title, why a source has no link): a missing translation would put an English
 # label into a German, Danish or Italian sentence, so it is an error, not a warning.
-LABELS_IN_PROSE = ("source-kind", "url-reason", "datum-unit", "rack-name", "measured-by")
+LABELS_IN_PROSE = ("source-kind", "url-reason", "datum-unit", "rack-name", "entry-name", "measured-by")
 
 
 def check_file(root: pathlib.Path, lang: str, source_keys: set | None, used: set | None, parsed: tuple | None = None) -> tuple:

@@ -175,7 +175,7 @@ _PREV = next(x for x in K.comparisons() if x.key == "trtllm-blog1-dsr1-fp4-b200-
 @figure("where.r1.b200x8.b1.previous", "tok_per_s", "the earlier expected value: bytes ÷ (published kernel share × bandwidth) + link latency per message",
         ["measurements.trtllm-deepseek-r1-b200-plain", "efficiency.flashmla-h800", "interconnects.nvlink5"],
         expression=F("{one} ÷ ({b} ÷ ({bw} × {eff}) + {comm})", one=("token", 1),
-                     b=("bytes each device reads per step", Q(_PREV.ceiling_s * 7.7e12, "bytes")),
-                     bw=("peak bandwidth", Q(7.7e12, "bytes_per_s")), eff=("published kernel share (FlashMLA on H800)", 3000e9 / 3.35e12),
+                     b=("read by each device per step", Q(_PREV.ceiling_s * 7.7e12, "bytes")),
+                     bw=("peak bandwidth", Q(7.7e12, "bytes_per_s")), eff=("published kernel share (FlashMLA on H800)", Q(3000e9 / 3.35e12, "percent")),
                      comm=("all-reduces at the link's published latency", Q(_PREV.previous_s - _PREV.ceiling_s / (3000e9 / 3.35e12), "seconds"))))
 def r1_previous(c): return 1 / next(x for x in comps() if x.key == "trtllm-blog1-dsr1-fp4-b200-c1").previous_s

@@ -47,8 +47,10 @@ KV_PER_TOKEN = {"llama-3.1-70b": "kv.llama70b.bytes_per_token", "llama-3.1-405b"
                 "minimax-m2": "kv.minimax-m2.bytes_per_token", "deepseek-v3": "kv.deepseek-v3.bytes_per_token_long"}
 PARAMS_READ = {"llama-3.1-70b": (("parameters a token multiplies with", "params.llama70b.active"),
                                  ("values in one embedding row", "model.llama70b.hidden")),
-               "llama-3.1-405b": (("parameters in BF16", "params.llama405b.read.bf16"),),
-               "deepseek-v3": (("parameters in BF16", "params.deepseek-v3.read.bf16"), ("parameters in FP8", "params.deepseek-v3.read.fp8"))}
+               "llama-3.1-405b": (("parameters the release keeps in BF16", "params.llama405b.read.bf16"),),
+               "deepseek-v3": (("parameters the release keeps in BF16", "params.deepseek-v3.read.bf16"),
+                               ("parameters the release keeps in FP8", "params.deepseek-v3.read.fp8"))}
+SERVED_BITS = "bits per value as served"   # the provider's stated precision, whatever the release keeps
 LAYERS = {"deepseek-v3": "model.deepseek-v3.layers"}
 ONE, EIGHT = ("", 1), ("bits per byte", 8)
 KV_MODELS = {"llama-3.1-405b": "llama405b", "minimax-m2": "minimax-m2"}   # models whose KV per token is new here
@@ -140,7 +142,7 @@ def _expressions(r, cat, sv) -> dict:
     if stated:
         params, p_terms = _params(r.model)
         out["streamed_served"] = F(f"{params} × {{bits}} ÷ {{eight}} ÷ {{tp}} + {{kv}} ÷ {{split}}",
-                                   bits=("bits per value", PRECISION_BITS[stated]), eight=EIGHT, **p_terms, **_split(r, shape))
+                                   bits=(SERVED_BITS, PRECISION_BITS[stated]), eight=EIGHT, **p_terms, **_split(r, shape))
         streamed = f"row.{key}.streamed_served"
     spec = X.published_spec(pm, model.layers, sv, r.model)[0] if pm is not None else None
     if spec is None:
@@ -153,7 +155,7 @@ def _expressions(r, cat, sv) -> dict:
             f"({params} − {{routed}} × {{act}} ÷ {{experts}} + {{routed}} × ({{one}} − ({{one}} − {{act}} ÷ {{experts}})^({{k}} + {{one}})))"
             " × {bits} ÷ {eight} ÷ {tp} + {kv} ÷ {split}", routed=("routed expert parameters", "params.deepseek-v3.routed"),
             act=("experts per token", moe.experts_active), experts=("experts per layer", moe.experts), one=ONE,
-            k=("tokens proposed per step", spec.k), bits=("bits per value", PRECISION_BITS[stated]), eight=EIGHT, **p_terms,
+            k=("tokens proposed per step", spec.k), bits=(SERVED_BITS, PRECISION_BITS[stated]), eight=EIGHT, **p_terms,
             **_split(r, shape))
         draft = dict(L=("tokens accepted per verify step", f"row.{key}.accepted"), k=("tokens proposed per step", spec.k),
                      module=("layer per MTP module", 1), layers=("layers", LAYERS[r.model]))

@@ -207,7 +207,7 @@ def declare_step(prefix: str, get_setup, workload: T.Workload, inputs: list, spe
                 raise ValueError(f"{prefix}: a message beyond the measured all-reduce sizes needs its own formula")
             comm = F("{n} × ({lat} + {msg} ÷ {bw})", n=("collectives", f"{prefix}.collectives"),
                      lat=("latency", f"steptime.allreduce.{key}.latency"), msg=("message", Q(message, "bytes")),
-                     bw=("bytes per second", f"steptime.allreduce.{key}.bandwidth"))
+                     bw=("all-reduce bandwidth", f"steptime.allreduce.{key}.bandwidth"))
         else:
             comm = None
         figure(f"{prefix}.t_comm", "seconds", "collectives: count × (latency + message ÷ bandwidth), measured all-reduce by size",
