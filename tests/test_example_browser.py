@@ -41,6 +41,7 @@ STRINGS = Strings()
 CAT = catalog.load()
 BYTES = {"de": "Byte", "en": "bytes", "da": "byte", "it": "byte"}
 GROUP = {"de": ".", "en": ",", "da": ".", "it": "."}
+TIMES = {"de": "{}-mal", "en": "{} times", "da": "{} gange", "it": "{} volte"}
 
 RECORDER = """
 window.__example = [];
@@ -141,7 +142,8 @@ def check_article(page, lang: str, layers: int, kv_bytes: int, ratio: float | No
     assert set(texts(page, '[data-fig="model.llama70b.layers"]')) == {str(layers)}
     assert set(texts(page, '[data-fig="kv.llama70b.bytes_per_token"]')) == {f"{grouped(kv_bytes, lang)} {BYTES[lang]}"}
     if ratio is not None:
-        assert set(texts(page, '[data-fig="ratio.llama70b.h100.memory_over_compute"]')) == {f"{round(ratio)}×"}
+        # a factor in running text, as each language writes it (fig(..., style="times"), {ratio:times})
+        assert set(texts(page, '[data-fig="ratio.llama70b.h100.memory_over_compute"]')) == {TIMES[lang].format(round(ratio))}
         assert say_text(page, "step.bound") == variant_text("step.bound", "clear", ex, lang)
     assert say_text(page, "kv.design") == variant_text("kv.design", design, ex, lang)
     assert str(layers) in say_text(page, "kv.design")
@@ -301,8 +303,10 @@ def test_the_speed_page_follows_its_example(context, served, lang):
     assert result["ok"], result["errors"]
     fig = lambda fid: texts(page, f'[data-fig="{fid}"]')[0]  # noqa: E731
     assert number(fig("device.h100.peak_bf16"), lang) == 2250          # NVIDIA's B200 datasheet, dense BF16, in TFLOP/s
-    step_ms, speed = number(fig("speed.step_time"), lang), number(fig("speed.per_request"), lang)
-    assert fig("speed.step_time").endswith("ms") and abs(1000 / step_ms - speed) / speed < 0.01
+    step = fig("speed.step_time")
+    step_ms = number(step, lang) * {"ms": 1, "µs": 1e-3}[step.split()[-1]]
+    speed = number(fig("speed.per_request"), lang)
+    assert abs(1000 / step_ms - speed) / speed < 0.01
     output = number(fig("speed.output"), lang)
     assert abs(output * step_ms / 1000 - number(fig("speed.decode_time"), lang)) < 0.01 * output * step_ms / 1000 + 0.01
     assert "B200" in say_text(page, "speed.setup") and "Qwen3" in say_text(page, "speed.setup")
