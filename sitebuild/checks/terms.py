@@ -30,7 +30,7 @@ from .. import spelling, termbase
 from . import prose
 from .report import ERROR, Problem
 
-CHART_CODE = ("calculators/article/charts.py", "calculators/ui/charts.py")
+CHART_CODE = ("calculators/article/charts.py", "calculators/ui/charts.py", "calculators/ui/example_charts.py")
 
 
 def _line(text: str, offset: int) -> int:
