@@ -162,7 +162,7 @@ REFUSALS = {
     "too_deep": (_nested(25), {
         "en": "This config.json is nested more than 20 levels deep; a model config is not.",
         "de": "Diese config.json ist tiefer als 20 Ebenen verschachtelt; eine Modellkonfiguration ist das nicht.",
-        "da": "Denne config.json er indlejret mere end 20 niveauer dybt; det er en modelkonfiguration ikke.",
+        "da": "Denne config.json er indlejret mere end 20 niveauer dybt; så dybt er en modelkonfiguration aldrig indlejret.",
         "it": "Questo config.json è annidato per più di 20 livelli; una configurazione di modello non lo è."}),
     "not_decoder": (json.dumps({"model_type": "t5", "num_hidden_layers": 6, "hidden_size": 512, "num_attention_heads": 8,
                                 "vocab_size": 32128}), {
@@ -463,8 +463,8 @@ TP = {
               "heads evenly. Choose a count that divides 64.",
         "de": "Tensor-Parallelität über 6 Beschleuniger setzt voraus, dass num_attention_heads (64) ein Vielfaches von 6 "
               "ist: Engines teilen die Köpfe gleichmäßig auf. Wählen Sie eine Anzahl, die 64 teilt.",
-        "da": "Tensorparallelisme over 6 acceleratorer kræver, at num_attention_heads (64) er et multiplum af 6: engines "
-              "deler hovederne ligeligt. Vælg et antal, der går op i 64.",
+        "da": "Tensorparallelisme over 6 acceleratorer kræver, at num_attention_heads (64) er et multiplum af 6: "
+              "inferensserverne deler hovederne ligeligt. Vælg et antal, der går op i 64.",
         "it": "Il parallelismo tensoriale su 6 acceleratori richiede che num_attention_heads (64) sia un multiplo di 6: gli "
               "engine dividono le teste in parti uguali. Scegli un numero che divida 64."}),
     "tp_kv_heads": ({"model": "minimax-m2", "devices": "12"}, {   # MiniMax M2: 48 heads split 12 ways, 8 KV heads not

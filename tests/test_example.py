@@ -98,7 +98,7 @@ def test_a_pasted_config_is_read_like_a_catalog_model():
     assert reg["kv.llama70b.bytes_per_token"].value == 32 * 2 * 8 * 128 * 2
     assert c.inputs_model == ["models.config"]
     exp = render.explanations(c, reg, "en", tr_for("en"), ["model.llama70b.layers"])
-    assert exp["src"]["models.config"]["title"] == "your config.json"
+    assert exp["src"]["models.config"]["title"] == "your config.json (pasted on this page)"
 
 
 def test_the_memory_time_is_the_weights_over_the_bandwidth():
