@@ -54,7 +54,7 @@ from calculators.example import html as example_html
 from sitebuild import accuracy_tables, citations, glossary, provenance, runtime, tables, termbase, translations, widgets
 from sitebuild.checks import claim as claims_in_prose
 from sitebuild.checks import usage
-from sitebuild.strings import LANGS, Strings
+from sitebuild.strings import LANGS, Strings, Translator
 
 STRINGS = Strings()
 ROOT = pathlib.Path(__file__).resolve().parent
@@ -68,12 +68,12 @@ _TRANSLATORS: dict = {}
 
 def define_env(env):
     _TRANSLATORS.clear()
-    _TRANSLATORS.update({lang: (lambda msgid, ctx=None, lang=lang: STRINGS.get(msgid, lang, ctx)) for lang in LANGS})
+    _TRANSLATORS.update({lang: Translator(STRINGS, lang) for lang in LANGS})
     def lang() -> str:
         return _PAGE["lang"]
 
     def tr(msgid: str, context: str | None = None) -> str:
-        return STRINGS.get(msgid, lang(), context)
+        return _TRANSLATORS[lang()](msgid, context)
 
     @env.macro
     def fig(id: str, *, art: str | None = None, noun: str | None = None, style: str | None = None,
@@ -270,7 +270,7 @@ def on_post_page_macros(env):
         from mkdocs.utils import get_relative_url  # here, not at the top: the checks load this file without MkDocs
         rt = runtime.info(env.conf.extra)
         assets = get_relative_url("assets/", env.page.url or "./").rstrip("/") + "/"
-        tr = lambda msgid, ctx=None: STRINGS.get(msgid, language, ctx)  # noqa: E731
+        tr = _TRANSLATORS[language]
         example = 'data-calc="example' in env.markdown
         env.markdown += "\n\n" + widgets.page_assets(language, tr, rt.page_urls(), assets, rt.scripts_version, example) + "\n"
     _dump_for_benchmark(language, name, env.markdown)

@@ -84,3 +84,21 @@ def _translation(locales_dir: pathlib.Path, lang: str, msgid: str, context: str 
     if isinstance(msg.string, tuple):
         return msg.string if all(msg.string) else None    # a plural translated in part falls back whole
     return msg.string
+
+
+class Translator:
+    """One build's translator for one language: each (msgid, context) is looked up once.
+
+    A build reads the locale files as they are when it starts; the next build (a rebuild under `mkdocs
+    serve`) makes new Translators, so an edited .po file is never answered from an earlier build.
+    Without this, a build asks Strings about 28,000 times for about 2,000 distinct strings (`make bench`).
+    """
+
+    def __init__(self, strings: Strings, lang: str):
+        self.strings, self.lang, self._memo = strings, lang, {}
+
+    def __call__(self, msgid, context: str | None = None):
+        key = (msgid, context)
+        if key not in self._memo:
+            self._memo[key] = self.strings.get(msgid, self.lang, context)
+        return self._memo[key]

@@ -280,7 +280,7 @@ D_NO_TTFT = {
           "daher fehlt sie in den Balken: Jeder Aufruf braucht {decode} für seine Antwort; {steps} Aufrufe nacheinander "
           "dauern {loop} zuzüglich der Wartezeiten auf ihr erstes Token.",
     "da": "Ventetiden på det første token er ukendt (ingen offentliggjort BF16-spidsydelse uden sparsity), så søjlerne "
-          "udelader den: hvert kald tager {decode} for sit svar; {steps} kald efter hinanden tager {loop} plus "
+          "udelader den: hvert kald tager {decode} for sit svar; {steps} kald tager {loop} plus "
           "ventetiderne på deres første token.",
     "it": "L'attesa del primo token non è nota (nessun picco BF16 senza sparsità pubblicato), quindi le barre la "
           "tralasciano: ogni chiamata richiede {decode} per la risposta; {steps} chiamate una dopo l'altra richiedono "

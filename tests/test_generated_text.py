@@ -73,7 +73,7 @@ def test_a_small_count_in_words_and_what_is_refused():
     from calculators.text import prose
     assert Figure("x", 2, "count", "w", (), sig=None, decimals=0).format("de", "words") == "zwei"
     assert Figure("x", 8, "count", "w", (), sig=None, decimals=0).format("it", "words") == "otto"
-    assert prose.words(13, "en") == "13"     # a running example may make a count large: digits then
+    assert prose.words(13, "en") == "13"          # a larger count in digits (a running example may make one large)
     with pytest.raises(ValueError, match="whole counts"):
         prose.words(2.5, "en")
     with pytest.raises(ValueError, match="style='times' is for a ratio"):

@@ -99,8 +99,8 @@ def _explanations(raw: str) -> list:
     def inputs(refs, indent):
         for ref in refs:
             s = src[ref]
-            out.append(f"{indent}- {s['name']} — {s['title']} ({s['kind']}), {ui['accessed']} {s['accessed']}; "
-                       f"{ui['confidence']}: {s['confidence']}")
+            head = f"{s['name']} — {s['title']}" if s["name"] else s["title"]   # as docs/assets/explain.js shows it
+            out.append(f"{indent}- {head}, {ui['accessed']} {s['accessed']}; {ui['confidence']}: {s['confidence']}")
 
     def terms(items, indent):
         for t in items:

@@ -10,6 +10,7 @@ in one line (calculators/data/sources.py).
 from __future__ import annotations
 
 import json
+import functools
 import os
 from dataclasses import dataclass
 from importlib import resources
@@ -229,10 +230,16 @@ def load() -> Catalog:
 _LOADED: tuple | None = None     # (the file's stamp, the catalog parsed from it)
 
 
+@functools.cache
+def _path(name: str) -> str:
+    """Where a packaged data file is (found once: the stamp below is asked thousands of times a build)."""
+    return str(resources.files("calculators.data").joinpath(name))
+
+
 def _stamp(name: str) -> tuple | None:
     """(modification time, size) of a packaged data file, or None where it cannot be looked at."""
     try:
-        st = os.stat(str(resources.files("calculators.data").joinpath(name)))
+        st = os.stat(_path(name))
     except OSError:
         return None
     return st.st_mtime_ns, st.st_size
