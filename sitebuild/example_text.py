@@ -28,7 +28,7 @@ from calculators.example.render import SAYS
 from calculators.text.message import Plural
 from calculators.ui import worker
 
-from .calc_text import Case
+from .calc_text import Case, evaluate
 
 # Examples a reviewer can recognise, each reaching variants the default does not (all fit on their devices).
 EXAMPLES = (
@@ -101,18 +101,10 @@ def control_cases(lang: str, tr, cat) -> list:
     out = []
     for state, what in REFUSED:
         texts = {**worker.default_texts("example", lang), **state}
-        lines, _ = _evaluate_control(texts, lang, tr, cat)
+        lines, _ = evaluate("example", texts, lang, tr, cat)
         out.append(Case("example", lang, f"example control: {', '.join(f'{k} = {v}' for k, v in state.items())} ({what})",
                         tuple(lines)))
     return out
-
-
-def _evaluate_control(texts: dict, lang: str, tr, cat) -> tuple:
-    out = worker.evaluate("example", texts, lang, tr, cat=cat)
-    if out["ok"]:
-        return (), {}
-    calc = worker.ALL["example"]
-    return tuple(f"{tr(calc.field(f).label)}: {m}" for f, m in sorted(out["errors"].items())), out["errors"]
 
 
 def cases(lang: str, tr, cat) -> list:
