@@ -99,16 +99,16 @@ def example_control(page: str):
     return next((c for c in worker.CONTROLS.values() if c.page == page), None)
 
 
-def _translated(tr, msgid: str):
+def _translated(tr, msgid: str, context: str | None = None):
     """A msgid's translation for the browser's table: a string, or the list of a plural message's forms."""
-    plural = messages.plural(msgid)
+    plural = messages.plural(msgid, context)
     return list(tr(plural)) if plural else tr(msgid)
 
 
 def page_config(lang: str, tr, urls: dict, example: bool = False) -> dict:
     """What the page script and the worker need: locale, translations, runtime URLs (relative to assets/).
     On a page with the example control, the running example's strings too (keyed with their msgctxt)."""
-    strings = {msgid: _translated(tr, msgid) for msgid in messages.browser_strings()}
+    strings = {m: _translated(tr, m, c) for m, c in messages.browser_keys()}   # a calculator's msgid is its key
     if example:
         strings.update(example_strings.table(tr))
     return {"locale": lang,

@@ -24,6 +24,7 @@ from .message import Plural
 
 _DECLARED: dict = {}     # (msgid, context) -> the module that declared it
 _PLURALS: dict = {}      # (msgid (the singular), context) -> its Plural
+_SINGULARS: dict = {}    # msgid (the singular) -> its Plural, whatever its context
 
 
 def N_(msgid: str, context: str | None = None) -> str:
@@ -40,12 +41,14 @@ def P_(one: str, other: str, context: str | None = None) -> Plural:
     message = Plural(one, other, context)
     _DECLARED.setdefault((one, context), sys._getframe(1).f_globals.get("__name__", ""))
     _PLURALS[(one, context)] = message
+    _SINGULARS[one] = message
     return message
 
 
 def plural(msgid: str, context: str | None = None) -> Plural | None:
-    """The Plural a msgid is the singular of, or None for a plain message."""
-    return _PLURALS.get((msgid, context))
+    """The Plural a msgid is the singular of (in `context`; without one, in whichever it was declared), or None."""
+    found = _PLURALS.get((msgid, context))
+    return _SINGULARS.get(msgid) if found is None and context is None else found
 
 
 def declared(*prefixes: str, exclude: tuple = ()) -> list:

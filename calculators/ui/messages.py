@@ -13,12 +13,17 @@ from __future__ import annotations
 from ..text.marks import N_, P_, declared, plural  # noqa: F401  (marked here, recorded on the text floor)
 
 
+def browser_keys() -> list:
+    """Every (msgid, msgctxt) the browser may need Python to translate: the strings the calculators' modules declare
+    (calculators.ui and the modules it imports; not the article's, which only the build prints, nor the running
+    example's, which only its pages need: calculators/example/strings.py). A plural message keeps its msgctxt."""
+    return [(m, c) for m, c in declared("calculators.", exclude=("calculators.article", "calculators.example",
+                                                                  "calculators.ui.example")) if c is None or plural(m, c)]
+
+
 def browser_strings() -> list:
-    """Every msgid the browser may need Python to translate: the strings the calculators' modules declare
-    (calculators.ui and the modules it imports; not the article's, which only the build prints, nor the
-    running example's, which only its pages need: calculators/example/strings.py)."""
-    return sorted(m for m, context in declared("calculators.", exclude=("calculators.article", "calculators.example",
-                                                                        "calculators.ui.example")) if context is None)
+    """The msgids of `browser_keys()` (a plural message by its singular)."""
+    return sorted({m for m, _ in browser_keys()})
 
 
 # Texts the page script shows before Python runs (so they travel in the page's JSON, not through Python).

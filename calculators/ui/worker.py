@@ -136,8 +136,8 @@ def install_strings(strings_json: str) -> None:
 def _tr(msgid, context=None):
     """The page's translation of a msgid (in its msgctxt: the running example's table keys it so,
     calculators/example/strings.py), or the forms of a Plural (the English ones where the table has none)."""
-    if isinstance(msgid, Plural):
-        forms = _STRINGS.get(strings.key(msgid.one, msgid.context))
+    if isinstance(msgid, Plural):   # the running example's table keys a plural with its msgctxt, the calculators' by its msgid
+        forms = _STRINGS.get(strings.key(msgid.one, msgid.context)) or _STRINGS.get(msgid.one)
         return tuple(forms) if isinstance(forms, list) and forms else (msgid.one, msgid.other)
     found = _STRINGS.get(strings.key(msgid, context))
     return found if isinstance(found, str) and found else msgid
