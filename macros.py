@@ -195,11 +195,12 @@ def define_env(env):
         number, occurrence = _CITATIONS.cite(src)
         return citations.marker(number, occurrence, citations.describe(src, lang(), tr))
 
-    def table_fig(id: str) -> str:
+    def table_fig(id: str, style: str | None = None) -> str:
         """A figure inside a generated table: linked and explained like fig(), but, like the fact-check
-        table's, not one the page's source states (the render-parity check counts those)."""
+        table's, not one the page's source states (the render-parity check counts those); `style` as fig()'s."""
         _FIGS_ON_PAGE.append(id)
-        return figure_html(id, figures.get(id).format(lang()), lang(), href=f"{_PAGE['sources']}#fig-{escape(id)}")
+        return figure_html(id, figures.get(id).format(lang(), style), lang(), href=f"{_PAGE['sources']}#fig-{escape(id)}",
+                           style=style)
 
     env.macro(lambda: tables.factcheck_table(lang(), tr, table_fig), "factcheck_table")
     env.macro(lambda: tables.measurements_table(lang(), tr, table_fig, cite), "measurements_table")

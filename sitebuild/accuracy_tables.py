@@ -9,6 +9,8 @@ card per row on a phone) and each source is named with its publisher and date in
 
 from __future__ import annotations
 
+import dataclasses
+
 from html import escape
 
 from calculators.article import accuracy as A
@@ -16,7 +18,7 @@ from calculators.article import calibration as K
 from calculators.text import fmt
 from calculators.ui.messages import N_
 
-from . import citations, dates, html_table
+from . import citations, html_table
 
 LABELS = {"accuracy-summary": N_("Error of the expected values, per set of measurements"),
           "accuracy-rows": N_("Every measurement beside its expected value")}
@@ -41,9 +43,10 @@ def summary(lang: str, tr, comps=None) -> str:
     return _table(heads, rows, "accuracy-summary", tr)
 
 
-def _measured_when(r, lang: str) -> str:
-    """The measurement's date where its source names none of its own."""
-    return "" if r.src.published or not r.date else f" ({escape(dates.published(r.date, lang))})"
+def _dated(r):
+    """The row's source, dated by the measurement where the source names no date of its own: one
+    parenthesis, "(dstack, March 2025)", not "(dstack) (March 2025)"."""
+    return r.src if r.src.published or not r.date else dataclasses.replace(r.src, published=r.date)
 
 
 def rows(lang: str, tr, comps=None) -> str:
@@ -63,6 +66,6 @@ def rows(lang: str, tr, comps=None) -> str:
                     f'<a href="#accuracy-source-{n}">[{n}]</a>', ms(c.measured_s), ms(c.expected_s),
                     A.signed_percent(c.error, lang), where])
     listed = "".join(f'<li id="accuracy-source-{n}"><a href="{escape(r.src.url)}" rel="noopener">'
-                     f"{escape(citations.describe(r.src, lang, tr))}</a>{_measured_when(r, lang)}</li>"
+                     f"{escape(citations.describe(_dated(r), lang, tr))}</a></li>"
                      for n, r in sources.values())
     return _table(heads, out, "accuracy-rows", tr) + f'<ol class="accuracy-sources">{listed}</ol>'

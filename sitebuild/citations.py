@@ -65,7 +65,7 @@ def source_line(src: catalog.Source, lang: str, tr, accessed_text: str) -> str:
     title = escape(describe(src, lang, tr, with_kind=True))
     linked = f'<a href="{escape(src.url)}" rel="noopener">{title}</a>' if src.url else title
     accessed = escape(tr("accessed"))
-    reason = f' <small>{escape(tr(src.url_reason, "url-reason"))}</small>' if src.url_reason else ""
+    reason = f'. <small>{escape(tr(src.url_reason, "url-reason"))}</small>' if src.url_reason else ""   # a sentence of its own
     return f"{linked}, {accessed} {accessed_text}{reason}"
 
 

@@ -81,7 +81,7 @@ UI = {
     "inputs": N_("Where the inputs come from"),
     "source": N_("Source"),
     "accessed": "accessed",
-    "confidence": N_("Confidence"),
+    "confidence": N_("confidence"),     # inside a line, after a semicolon: "…; confidence: high"
     "calculator": N_("Open in the calculator with these inputs"),
     "row": N_("This figure on the sources page"),
     "explain": N_("Show how this number is computed"),

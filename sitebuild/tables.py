@@ -12,6 +12,8 @@ import pathlib
 from decimal import Decimal
 from html import escape
 
+import babel.lists
+
 from calculators.data import catalog
 from calculators.article import claims
 from calculators.article import figures
@@ -119,7 +121,9 @@ def _datum_value(key: str, d, lang: str, tr) -> str:
 
 def _device_summary(d: catalog.Device, lang: str, tr) -> str:
     tiers = ", ".join(
-        f"{escape(t.tier)} {_q(t.bytes, 'bytes', lang)}" + (f" @ {_q(t.bytes_per_s, 'bytes_per_s', lang)}" if t.bytes_per_s else "")
+        tr("{tier} {capacity} at {bandwidth}").format(tier=escape(t.tier), capacity=_q(t.bytes, "bytes", lang),
+                                                      bandwidth=_q(t.bytes_per_s, "bytes_per_s", lang))
+        if t.bytes_per_s else f"{escape(t.tier)} {_q(t.bytes, 'bytes', lang)}"
         for t in d.memory)
     peaks = ", ".join(f"{p.upper()} {_q(v, precision.get(p).peak_kind, lang)}" for p, v in d.peak_flops.items()) or tr("no dense peak published")
     power = f"; {_q(d.power_w, 'watts', lang)}" if d.power_w else ""
@@ -190,7 +194,11 @@ def _part_cell(res_part: claims.PartResult, tr, fig) -> str:
     else:
         mode_phrase = tr(_PART_PHRASES[mode]) if mode != "about" else _PART_PHRASES[mode]
     phrase = escape(mode_phrase)
-    return f"{phrase.replace('{value}', '<strong>' + fig(res_part.matched or res_part.part.figure) + '</strong>')} <small>({escape(verdict)})</small>"
+    figure_id = res_part.matched or res_part.part.figure
+    # a claim's own phrase may ask for the value's prose form ("7.2 times the bandwidth"); the modes' phrases do not
+    own = mode != "about" and res_part.part.phrase
+    value = fig(figure_id, res_part.part.style) if own and res_part.part.style else fig(figure_id)
+    return f"{phrase.replace('{value}', '<strong>' + value + '</strong>')} <small>({escape(verdict)})</small>"
 
 
 def _note(c: claims.Claim, tr, fig) -> str:
@@ -262,7 +270,7 @@ def _explanation_cell(r, fig, tr) -> str:
     return f'<span class="why">{" + ".join(parts)}<br><small>{ceiling}</small></span>'
 
 
-def _as_served(pm, key, tr, fig) -> str:
+def _as_served(pm, key, tr, fig, lang: str) -> str:
     """Under the plain ceiling: the precision and speculation the publisher states, and the ceiling
     of that configuration, which the expected speed (computed for it) stays under."""
     if not measured.states_configuration(pm):
@@ -274,7 +282,8 @@ def _as_served(pm, key, tr, fig) -> str:
         parts.append(escape(tr("speculative decoding")))
     elif pm.speculation:  # heads or acceptance not published: the figures cannot count it
         parts.append(escape(tr("speculative decoding, not counted (not quantified by the publisher)")))
-    served = escape(tr("as served: {config}; its ceiling {value}")).replace("{config}", ", ".join(parts))
+    # "FP4 weights and speculative decoding", as each language joins a list (Babel's CLDR patterns)
+    served = escape(tr("as served: {config}; its ceiling {value}")).replace("{config}", babel.lists.format_list(parts, locale=lang))
     return f'<br><small>{served.replace("{value}", fig(f"row.{key}.ceiling_served"))}</small>'
 
 
@@ -309,7 +318,7 @@ def measurements_table(lang: str, tr, fig, cite) -> str:
         context = escape(tr("{tokens} tokens of context")).replace("{tokens}", escape(fmt.format_number(r.context, lang)))
         if r.context_assumed:
             context += f' ({escape(tr("assumed", "deployment"))})'
-        served = _as_served(sv.measurements.get(r.key), r.key, tr, fig)
+        served = _as_served(sv.measurements.get(r.key), r.key, tr, fig, lang)
         if r.expected is None:   # no published measurement calibrates the step time on this device
             expected = f'–<br><small>{escape(tr(NOT_CALIBRATED))}</small>'
         else:

@@ -85,7 +85,7 @@ def _nested(depth: int) -> str:
 
 REFUSALS = {
     "not_text": (pasted(model_type=5), {
-        "en": "In config.json, model_type must be text.",
+        "en": "In config.json, model_type must be a string (text in quotation marks).",
         "de": "In config.json muss model_type ein Text sein.",
         "da": "I config.json skal model_type være tekst.",
         "it": "In config.json, model_type deve essere un testo."}),
@@ -166,7 +166,7 @@ REFUSALS = {
         "it": "Questo config.json è annidato per più di 20 livelli; una configurazione di modello non lo è."}),
     "not_decoder": (json.dumps({"model_type": "t5", "num_hidden_layers": 6, "hidden_size": 512, "num_attention_heads": 8,
                                 "vocab_size": 32128}), {
-        "en": "t5 is not a decoder-only language model (it is an encoder, an encoder-decoder or a vision or speech model); "
+        "en": "t5 is not a decoder-only language model (it is an encoder, an encoder-decoder, or a vision or speech model); "
               "the calculators model decoders that generate one token after another.",
         "de": "t5 ist kein reines Decoder-Sprachmodell (sondern ein Encoder, ein Encoder-Decoder oder ein Bild- oder "
               "Sprachmodell); die Rechner bilden Decoder ab, die ein Token nach dem anderen erzeugen.",
@@ -179,7 +179,7 @@ REFUSALS = {
         "en": "config.json describes state-space (Mamba) layers (state_size). The calculators model them only in "
               "Nemotron-H and Jamba configs; for this model family its layer pattern and state sizes would have to be "
               "read. Nothing is computed as attention instead.",
-        "de": "config.json beschreibt Zustandsraum-Schichten (Mamba) (state_size). Die Rechner bilden sie nur in "
+        "de": "config.json beschreibt Mamba-Zustandsraum-Schichten (state_size). Die Rechner bilden sie nur in "
               "Konfigurationen von Nemotron-H und Jamba ab; für diese Modellfamilie müssten ihr Schichtmuster und ihre "
               "Zustandsgrößen gelesen werden. Ersatzweise als Attention gerechnet wird nichts.",
         "da": "config.json beskriver tilstandsrumslag (Mamba) (state_size). Beregnerne modellerer dem kun i "
@@ -194,7 +194,7 @@ REFUSALS = {
               "state sizes would have to be read. Nothing is computed as attention instead.",
         "de": "config.json beschreibt ein rekurrentes Modell (model_type) ohne Attention-Schichten, die die Rechner "
               "abbilden; dafür müssten seine Zustandsgrößen gelesen werden. Ersatzweise als Attention gerechnet wird nichts.",
-        "da": "config.json beskriver en rekurrent model (model_type) uden attention-lag, som beregnerne modellerer; det "
+        "da": "config.json beskriver en rekurrent model (model_type) uden nogen af de attention-lag, som beregnerne modellerer; det "
               "ville kræve, at dens tilstandsstørrelser blev læst. Intet regnes i stedet som attention.",
         "it": "config.json descrive un modello ricorrente (model_type) senza strati di attention che i calcolatori "
               "modellano; servirebbero le dimensioni del suo stato. Non viene calcolato nulla come attention al suo posto."}),
@@ -275,7 +275,7 @@ REFUSALS = {
               "decoder. Non viene calcolato nulla al suo posto."}),
     "unmodelled sliding_pattern": (pasted(sliding_window_pattern="LLLG"), {
         "en": "config.json sets the pattern of sliding-window layers in a form the calculators do not read "
-              "(sliding_window_pattern); they read layer_types, sliding_window_pattern as a number and "
+              "(sliding_window_pattern); they read layer_types, sliding_window_pattern as a number, and "
               "max_window_layers. Nothing is computed as full attention instead.",
         "de": "config.json legt das Muster der Schichten mit gleitendem Fenster in einer Form fest, die die Rechner nicht "
               "lesen (sliding_window_pattern); sie lesen layer_types, sliding_window_pattern als Zahl und "
@@ -288,7 +288,7 @@ REFUSALS = {
               "max_window_layers. Non viene calcolato nulla come attention completa al suo posto."}),
     "unmodelled mtp": (pasted(num_nextn_predict_layers=1), {
         "en": "config.json describes multi-token-prediction modules (num_nextn_predict_layers) whose shape the "
-              "calculators know only for DeepSeek V3, DeepSeek V3.2, GLM-4.5 and MiniMax M2 configs; for this model "
+              "calculators know only for DeepSeek V3, DeepSeek V3.2, GLM-4.5, and MiniMax M2 configs; for this model "
               "family the modules' layers would have to be known. Nothing is computed instead.",
         "de": "config.json beschreibt Module zur Vorhersage mehrerer Token (num_nextn_predict_layers), deren Aufbau die "
               "Rechner nur für Konfigurationen von DeepSeek V3, DeepSeek V3.2, GLM-4.5 und MiniMax M2 kennen; für diese "
@@ -302,7 +302,7 @@ REFUSALS = {
     "unmodelled moe_pattern": (pasted(moe_layers=[1, 3]), {
         "en": "config.json places or shapes its experts in a way the calculators do not read (moe_layers); it would have "
               "to be known which layers hold experts and how many are shared. Nothing is computed instead.",
-        "de": "config.json verteilt oder formt seine Experten auf eine Weise, die die Rechner nicht lesen (moe_layers); "
+        "de": "config.json beschreibt Verteilung oder Form der Experten auf eine Weise, die die Rechner nicht lesen (moe_layers); "
               "dafür müsste bekannt sein, welche Schichten Experten haben und wie viele gemeinsam genutzt werden. "
               "Ersatzweise gerechnet wird nichts.",
         "da": "config.json placerer eller udformer sine eksperter på en måde, som beregnerne ikke læser (moe_layers); det "
@@ -403,7 +403,7 @@ def test_the_fixed_state_and_the_mtp_modules_are_summarised(lang):
 
 # ------------------------------------------------------------------ one request's cache and state, and how vLLM holds it
 
-REQUEST = {"en": ("Cache and state of one request, arithmetic",
+REQUEST = {"en": ("Cache and state of one request, as calculated",
                   "Cache and state of one request, as vLLM allocates it (pages of {block} tokens)"),
            "de": ("Cache und Zustand einer Anfrage, gerechnet",
                   "Cache und Zustand einer Anfrage, wie vLLM sie belegt (Seiten zu {block} Token)"),
@@ -465,8 +465,8 @@ TP = {
               "ist: Engines teilen die Köpfe gleichmäßig auf. Wählen Sie eine Anzahl, die 64 teilt.",
         "da": "Tensorparallelisme over 6 acceleratorer kræver, at num_attention_heads (64) er et multiplum af 6: "
               "inferensserverne deler hovederne ligeligt. Vælg et antal, der går op i 64.",
-        "it": "Il parallelismo tensoriale su 6 acceleratori richiede che num_attention_heads (64) sia un multiplo di 6: gli "
-              "engine dividono le teste in parti uguali. Scegli un numero che divida 64."}),
+        "it": "Il parallelismo tensoriale su 6 acceleratori richiede che num_attention_heads (64) sia un multiplo di 6: i "
+              "motori di serving dividono le teste in parti uguali. Scegli un numero che divida 64."}),
     "tp_kv_heads": ({"model": "minimax-m2", "devices": "12"}, {   # MiniMax M2: 48 heads split 12 ways, 8 KV heads not
         "en": "Tensor parallelism over 12 devices needs num_key_value_heads (8) to be a multiple of 12, or 12 to be a "
               "multiple of 8 (several devices then hold the same KV head). Choose a count that fits.",
@@ -508,7 +508,7 @@ def test_the_fit_names_one_layers_cache_and_state_when_it_exceeds_a_device(lang)
               "the memory of one device (230 MB)",
         "de": "–: KV-Cache und Zustand einer Schicht für eine Anfrage, so weit nach Köpfen geteilt wie möglich (537 MB), "
               "übersteigen den Speicher eines Beschleunigers (230 MB)",
-        "da": "–: ét lags KV-cache og tilstand for én forespørgsel, delt efter hoveder så langt det går (537 MB), "
+        "da": "–: ét lags KV-cache og tilstand for én forespørgsel, delt efter hoveder, så langt det går (537 MB), "
               "overstiger hukommelsen i én accelerator (230 MB)",
         "it": "–: la cache KV e lo stato di uno strato per una richiesta, divisi per teste fin dove possibile (537 MB), "
               "superano la memoria di un acceleratore (230 MB)"}

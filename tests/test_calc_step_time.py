@@ -107,7 +107,7 @@ LABELS = {
     "da": ("Tid pr. trin, forventet (kalibreret)", "heraf læsning af vægte og KV-cache",
            "heraf fast omkostning pr. lag ({units} vægtede lag × {each})",
            "heraf kommunikation ({count} kollektive operationer × {each})",
-           "Regning (overlapper læsningen; tæller, hvor den tager længst)", "Hvad der sætter tempoet", "hukommelsesbundet",
+           "Beregning (overlapper læsningen; tæller kun, når den tager længere tid)", "Hvad der sætter tempoet", "hukommelsesbundet",
            "Hastighed pr. forespørgsel, forventet værdi", "Batchens gennemløb, forventet værdi"),
     "it": ("Tempo per passo, atteso (calibrato)", "di cui lettura di pesi e cache KV",
            "di cui costo fisso per strato ({units} strati pesati × {each})",
@@ -167,7 +167,7 @@ def test_what_sets_the_pace_is_named(case, lang):
 
 # ------------------------------------------------------------------ the engine: a choice, and where nothing calibrates it
 
-ENGINE = {"en": ("Engine", "an engine not named (mean of the calibrated ones)"),
+ENGINE = {"en": ("Engine", "unspecified engine (mean of the calibrated ones)"),
           "de": ("Engine", "nicht genannte Engine (Mittel der kalibrierten)"),
           "da": ("Inferensserver", "inferensserver, der ikke er nævnt (gennemsnit af de kalibrerede)"),
           "it": ("Motore", "motore non indicato (media di quelli calibrati)")}
@@ -185,13 +185,13 @@ def test_the_engine_field_in_four_languages(name, lang):
 
 NOT_CALIBRATED = {
     "en": "no expected value: no published measurement calibrates this device",
-    "de": "kein erwarteter Wert: keine veröffentlichte Messung kalibriert diesen Beschleuniger",
+    "de": "kein erwarteter Wert, denn für diesen Beschleuniger gibt es keine veröffentlichte Messung zum Kalibrieren",
     "da": "ingen offentliggjort måling kalibrerer denne accelerator",
     "it": "nessun valore atteso: nessuna misura pubblicata calibra questo acceleratore",
 }
 ENGINE_NOT_CALIBRATED = {
     "en": "no published measurement calibrates {engine} on this device",
-    "de": "keine veröffentlichte Messung kalibriert {engine} auf diesem Beschleuniger",
+    "de": "keine veröffentlichte Messung von {engine} auf diesem Beschleuniger, an der sich das Rechenmodell kalibrieren ließe",
     "da": "ingen offentliggjort måling kalibrerer {engine} på denne accelerator",
     "it": "nessuna misura pubblicata calibra {engine} su questo acceleratore",
 }
@@ -251,10 +251,10 @@ LATENCY_LABELS = {
 }
 TTFT_UNKNOWN = {
     "en": "unknown: {device} has no published dense BF16 peak, so the prompt's arithmetic cannot be timed",
-    "de": "unbekannt: Für {device} ist keine BF16-Spitzenleistung ohne Sparsity veröffentlicht, daher lässt sich die "
-          "Rechenzeit des Prompts nicht bestimmen",
-    "da": "ukendt: for {device} er der ikke offentliggjort nogen BF16-spidsydelse uden sparsity, så promptens regnetid "
-          "kan ikke bestemmes",
+    "de": "unbekannt, denn für {device} ist keine BF16-Spitzenleistung ohne Sparsity veröffentlicht; die Rechenzeit "
+          "des Prompts lässt sich daher nicht bestimmen",
+    "da": "ukendt, for der er ikke offentliggjort nogen BF16-spidsydelse uden sparsity for {device}, så promptens "
+          "regnetid kan ikke bestemmes",
     "it": "sconosciuto: per {device} non è pubblicato alcun picco BF16 senza sparsità, quindi il tempo di calcolo del "
           "prompt non si può determinare",
 }

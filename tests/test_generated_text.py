@@ -3,6 +3,8 @@ the fact check's phrases, the measurements table's notes. Expected strings are w
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from calculators.article import claims
@@ -89,3 +91,19 @@ def test_a_style_the_figure_has_not_is_a_build_error(proj):
     content[n - 1] = content[n - 1].replace('fig("kv.llama70b.bytes_per_token_long")', 'fig("kv.llama70b.bytes_per_token_long", style="times")', 1)
     write_lines(page, content)
     find(run(proj, ["de"]), path="docs/de/decode.md", code="macro-arguments", line=n, contains=("style='times' is for a ratio",))
+
+
+def test_the_kv_chart_names_the_context_its_numbers_are_for():
+    """The caption's context is the chart's last point, 131,072 tokens (it once printed a pixel coordinate, "44").
+    Llama 3.1 70B there, by hand: 80 layers × 2 × 8 KV heads × 128 × 2 bytes × 131,072 tokens = 42.95 GB."""
+    from calculators.article import charts
+    svg = charts.kv_vs_context("en", lambda m, c=None: m)
+    desc = re.search(r"<desc[^>]*>([^<]*)<", svg).group(1)
+    assert desc.startswith("At 131,072 tokens the cache holds 42.9\u00a0GB for Llama 3.1 70B"), desc
+
+
+def test_an_expected_time_and_its_range_share_a_unit():
+    """Danish review 2026-12-02 #25: "116 s, typisk 91,0 s – 2 min 5 s" mixed units within one row."""
+    from calculators.ui.decode import typically
+    row = typically("x", 116, 91, 125, "seconds", "da")
+    assert dict((k, v) for k, v, _ in row.fill) == {"value": "116\u00a0s", "range": "91,0–125\u00a0s"}

@@ -28,7 +28,7 @@ SPAN = re.compile(r'<span class="fig" data-fig="([^"]+)">([^<]*)</span>')
 
 def _render(lang, cites=None):
     tr = lambda msgid, ctx=None: STRINGS.get(msgid, lang, ctx)  # noqa: E731
-    fig = lambda i: f'<span class="fig" data-fig="{i}">{html.escape(figures.get(i).format(lang))}</span>'  # noqa: E731
+    fig = lambda i, style=None: f'<span class="fig" data-fig="{i}">{html.escape(figures.get(i).format(lang, style))}</span>'  # noqa: E731
     cite = (lambda src: cites.append(src) or "") if cites is not None else (lambda src: "")
     return tables.measurements_table(lang, tr, fig, cite)
 
@@ -147,10 +147,19 @@ def test_deepseek_deployable_counts_are_whole_nodes_and_not_below_the_bare_minim
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_claim_notes_print_their_computed_figures(lang):
-    fig = lambda i: f'<span class="fig" data-fig="{i}">{html.escape(figures.get(i).format(lang))}</span>'  # noqa: E731
+    fig = lambda i, style=None: f'<span class="fig" data-fig="{i}">{html.escape(figures.get(i).format(lang, style))}</span>'  # noqa: E731
     out = tables.factcheck_table(lang, lambda m, c=None: STRINGS.get(m, lang, c), fig)
     for n in (6, 14):
         claim = next(c for c in claims.CLAIMS if c.n == n)
         for slot, fig_id in claim.note_figures:
             assert f'data-fig="{fig_id}">{html.escape(figures.get(fig_id).format(lang))}<' in out, (lang, n, slot)
     assert not re.search(r"\{[a-z_0-9]+\}", re.sub(r"<[^>]+>", "", out))
+
+
+def test_a_claims_own_phrase_takes_the_factor_in_words():
+    """German review 2026-12-02: "das Rack hat 7,2× so viel Bandbreite" reads "7,2-mal so viel" in German prose."""
+    lang = "de"
+    fig = lambda i, style=None: html.escape(figures.get(i).format(lang, style))  # noqa: E731
+    out = tables.factcheck_table(lang, lambda m, c=None: STRINGS.get(m, lang, c), fig)
+    factor = figures.get("headroom.infercom-gpt-oss-120b").format(lang, "times")
+    assert factor.endswith("-mal") and f"das Rack hat <strong>{factor}</strong> so viel Bandbreite" in out

@@ -26,7 +26,7 @@ KV_MODELS = ("llama-3.1-70b", "deepseek-v3", "gpt-oss-120b")
 def kv_vs_context(locale: str, tr, cat: catalog.Catalog | None = None) -> str:
     """KV cache of one sequence against context length: GQA vs MLA vs sliding window."""
     cat = cat or catalog.load()
-    top = top_ctx = S.CONTEXTS[-1]
+    top = S.CONTEXTS[-1]
     xs_data = [i * top // 32 for i in range(33)]
     series = [(cat.models[k], [(x, M.kv_bytes(cat.models[k], x) / 1e9) for x in xs_data]) for k in KV_MODELS]
     ymax = max(p[1] for _, pts in series for p in pts)
@@ -39,9 +39,9 @@ def kv_vs_context(locale: str, tr, cat: catalog.Catalog | None = None) -> str:
         body += line(xs, ys, pts, i, m.name)
     # narrow: the same lines, their names in a legend below
     legend = [("line", i, m.name) for i, (m, _) in enumerate(series, start=1)]
-    top, bottom, legend_y, height = narrow_plot(legend, x_label)
-    nxs, nys = Scale(0, top_ctx, N_L, NW - N_R), Scale(0, ymax * 1.05, bottom, top)
-    narrow = narrow_axes(nxs, nys, N_L, NW - N_R, top, bottom, x_label, y_label, ticks, ticks, thin(nxs.ticks(4)))
+    plot_top, bottom, legend_y, height = narrow_plot(legend, x_label)    # pixels, not tokens
+    nxs, nys = Scale(0, top, N_L, NW - N_R), Scale(0, ymax * 1.05, bottom, plot_top)
+    narrow = narrow_axes(nxs, nys, N_L, NW - N_R, plot_top, bottom, x_label, y_label, ticks, ticks, thin(nxs.ticks(4)))
     narrow += [path(nxs, nys, pts, i) for i, (_, pts) in enumerate(series, start=1)]
     narrow += legend_rows(legend, N_L, legend_y, NW - N_L - N_R)[0]
     values = {f"m{i}": fmt.format_quantity(pts[-1][1] * 1e9, "bytes", locale) for i, (_, pts) in enumerate(series, 1)}

@@ -55,6 +55,7 @@ class Part:
     tolerance: float = TOLERANCE
     bound: str = "ceiling"          # what an "at_most" figure is, as the fact check names it: "ceiling" or "expected"
     phrase: str | None = None       # how the table introduces the value ({value}), where the mode's phrase would not fit
+    style: str | None = None        # the value's form inside that phrase (calculators/text/prose.py): "times" for a factor
 
 
 @dataclass(frozen=True)
@@ -208,7 +209,7 @@ CLAIMS = (
                         ("max_batch", "batch.llama70b.max_8k"), ("reserve", "engine.reserve"), ("at_max", "util.llama70b.max_batch_8k"))),
     Claim(15, "713 tokens per second on gpt-oss-120b is plausible on 16 SN40L chips.",
           (Part(1.0, "headroom.infercom-gpt-oss-120b", mode="at_least",
-                phrase=N_("the rack has {value} the bandwidth this speed needs")),),
+                phrase=N_("the rack has {value} the bandwidth this speed needs"), style="times"),),
           note="The bandwidth the speed implies at batch 1 is a fraction of the rack's HBM bandwidth."),
     Claim(16, "No quantization needed: the models run at their native precision.",
           offers=("precision.gpt-oss-120b.experts_bits", "precision.deepseek-v3.bits"),

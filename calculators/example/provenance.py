@@ -18,8 +18,8 @@ from ..text import dates
 from ..text.marks import N_
 from .figure import Figure
 
-DEFINITION = N_("definition (no inputs)")
-SCENARIO = N_("scenario (our assumption)")
+DEFINITION = N_("definition, no inputs")
+SCENARIO = N_("scenario, our assumption")
 OWN_CONFIG = N_("your config.json", "example")
 OWN_CONFIG_KIND = N_("pasted on this page", "example")
 

@@ -23,13 +23,14 @@ _MONTHS = {
 
 
 def day(iso: str, lang: str) -> str:
-    """"2026-11-29" as the language writes a day in full ("29. November 2026", "November 29, 2026")."""
+    """"2026-11-29" as the language writes a day in full ("29. November 2026", "November 29, 2026").
+    Italian writes the first of a month as an ordinal, "1º dicembre 2026", which CLDR's pattern does not."""
     year, month_number, day_number = (int(part) for part in iso.split("-"))
     name = _MONTHS[lang][month_number - 1]
     if lang == "en":
         return f"{name} {day_number}, {year}"
     if lang == "it":
-        return f"{day_number} {name} {year}"
+        return f"{'1º' if day_number == 1 else day_number} {name} {year}"
     return f"{day_number}. {name} {year}"
 
 

@@ -170,10 +170,17 @@ def format_percent(fraction, locale: str, *, decimals: int = 0) -> str:
 
     Scaling by 100 is done in Decimal (exact), so no float error sneaks in
     before the rounding.
+    A share that is not zero but rounds to zero is written as below the smallest step ("<1%", "< 1 %"):
+    "0 %" of a device's memory would say the cache takes nothing.
     """
     sym = _symbols(locale)
     pct = _to_decimal(fraction).scaleb(2)
-    return _render(_quantize(pct, -int(decimals)), locale) + sym["percent"]
+    shown = _quantize(pct, -int(decimals))
+    if shown.is_zero() and not pct.is_zero():
+        step = _render(Decimal(1).scaleb(-int(decimals)), locale) + sym["percent"]
+        bound, sign = ("<", "") if pct > 0 else (">", sym["minus"])
+        return bound + ("" if sym["percent"] == "%" else NBSP) + sign + step
+    return _render(shown, locale) + sym["percent"]
 
 
 def format_percent_range(low, high, locale: str, *, decimals: int = 0) -> str:

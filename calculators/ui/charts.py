@@ -20,7 +20,7 @@ from ..perf import roofline as M
 from ..text import fmt
 from ..text.message import say
 from . import inputs as I
-from .fields import CUSTOM, CUSTOM_LABEL
+from .fields import CUSTOM
 from .messages import N_, P_, UNKNOWN
 from .svg import NW, Scale, below_axis, frame, legend_rows, narrow_axes, text, text_width, thin, tick_number
 
@@ -128,8 +128,14 @@ def _hbars(xs: Scale, y: float, height: float, parts: list) -> list:
     return out
 
 
+# TRANSLATORS: the custom model inside the KV chart's sentence, after "of" ("the KV cache of a custom model takes …")
+CUSTOM_IN_SENTENCE = N_("a custom model")
+
+
 def _model_name(inputs: dict, m, tr) -> str:
-    return tr(CUSTOM_LABEL) if inputs["model"] == CUSTOM else m.name
+    """The model as the chart's sentence names it: a catalog model by its name; the custom one in words that
+    fit the sentence (not the menu's label, "la cache KV di modello personalizzato")."""
+    return tr(CUSTOM_IN_SENTENCE) if inputs["model"] == CUSTOM else m.name
 
 
 # ------------------------------------------------------------------- charts

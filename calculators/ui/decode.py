@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ..perf import roofline as M
 from ..perf import step_time as T
-from ..text import fmt
+from ..text import fmt, units
 from . import charts, checks
 from . import inputs as I
 from .calculator import Calculator, Result, Row
@@ -46,9 +46,11 @@ def _q(value, kind, locale, **kw):
 
 
 def typically(label: str, value: float, low: float, high: float, kind: str, locale: str) -> Row:
-    """A row whose value is an expected quantity with its typical range ("12.0 ms, typically 9.36–12.9 ms")."""
+    """A row whose value is an expected quantity with its typical range ("12.0 ms, typically 9.36–12.9 ms").
+    A time under two minutes keeps its range in seconds too ("116 s, typically 91.0–125 s", not "… – 2 min 5 s")."""
+    unit = "s" if kind == "seconds" and value < float(units.MINUTES_FROM) <= high else None
     return Row(label, TYPICALLY, fill=(("value", _q(value, kind, locale), False),
-                                       ("range", fmt.format_quantity_range(low, high, kind, locale), False)))
+                                       ("range", fmt.format_quantity_range(low, high, kind, locale, unit=unit), False)))
 
 
 def uncalibrated(label: str, served: I.Served) -> Row:

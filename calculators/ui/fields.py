@@ -35,7 +35,7 @@ EP_LABELS = {EP_OFF: N_("off"), EP_ON: N_("on")}
 GENERIC_ENGINE = "generic"
 ENGINES = (GENERIC_ENGINE,) + tuple(e for e in step_time.ENGINES if e != GENERIC_ENGINE)
 ENGINE_NAMES = {"vllm": "vLLM", "sglang": "SGLang", "trtllm": "TensorRT-LLM"}
-GENERIC_ENGINE_LABEL = N_("an engine not named (mean of the calibrated ones)")
+GENERIC_ENGINE_LABEL = N_("unspecified engine (mean of the calibrated ones)")
 # What the calculators read from a reader's config.json (calculators/arch/config.py MODELLED_KINDS), under the field.
 MODELLED_NOTE = N_("The calculators model decoders with these layers: full and grouped-query attention, sliding-window "
                    "attention, chunked attention, multi-head latent attention, also sparse (DeepSeek), linear attention "

@@ -17,7 +17,7 @@ from .messages import N_
 V_FITS, V_NO_FIT = N_("the KV cache alone fits on one device"), N_("the KV cache alone does not fit on one device")
 R_PER_TOKEN, R_TOTAL = N_("KV cache per token of context"), N_("KV cache in total")
 R_MEMORY, R_SHARE = N_("Memory of one device"), N_("Share of that memory")
-R_REQUEST = N_("Cache and state of one request, arithmetic")
+R_REQUEST = N_("Cache and state of one request, as calculated")
 # vLLM's paged allocator (serving.toml [allocators.vllm], calculators/perf/engine_memory.py): the value links its source
 R_ALLOCATED = N_("Cache and state of one request, as vLLM allocates it (pages of {block} tokens)")
 ALLOCATOR = "vllm"

@@ -83,7 +83,7 @@ for _g in _TAUS:
 for _v in ("nvidia", "amd"):
     _mine = [g for g in _TAUS if g.endswith(f"/{_v}") and "-eager" not in g]
     _t = {f"t{i}": (ENGINE_NAMES[g.split("/")[0]], f"steptime.tau.{g.split('/')[0]}.{_v}") for i, g in enumerate(_mine)}
-    figure(f"steptime.tau.generic.{_v}", "seconds", "an engine not named: the geometric mean of the calibrated engines' fixed costs",
+    figure(f"steptime.tau.generic.{_v}", "seconds", "unspecified engine: the geometric mean of the calibrated engines' fixed costs",
            FIT_IN, sig=2, expression=F("(" + " × ".join("{" + s + "}" for s in _t) + ")^({one} ÷ {n})", one=("", 1),
                                        n=("engines", len(_mine)), **_t))(lambda c, v=_v: consts().tau("generic", v))
 
