@@ -44,8 +44,8 @@ def test_a_datum_unit_without_a_printed_form_stops_the_build_naming_the_entry():
 def test_a_claim_part_may_say_what_its_value_shows():
     """Claim 15 states no minimum: its part says what the ratio means instead of 'reaches the claimed minimum'."""
     res = next(r for r in claims.results() if r.claim.n == 15)
-    cell = tables._part_cell(res.parts[0], tr_for("de"), lambda fid: "7,2×")
-    assert cell.startswith("das Rack hat <strong>7,2×</strong> so viel Bandbreite, wie diese Geschwindigkeit braucht")
+    cell = tables._part_cell(res.parts[0], tr_for("de"), lambda fid, style=None: "7,2-mal" if style == "times" else "7,2×")
+    assert cell.startswith("das Rack hat <strong>7,2-mal</strong> so viel Bandbreite, wie diese Geschwindigkeit braucht")
     measured = next(r for r in claims.results() if r.claim.n == 6).parts[2]
     assert tables._part_cell(measured, tr_for("en"), lambda fid: "49–71 tok/s").startswith("the measured <strong>")
 

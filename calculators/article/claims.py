@@ -218,7 +218,7 @@ CLAIMS = (
           offers=("speedup.gpt-oss-120b.vs_gpu_measured", "speedup.minimax-m2.vs_gpu_measured"),
           note="The catalog has measured GPU and dataflow speeds for two models of similar active size only, so no trend with size can be computed from it; the two speed-ups shown differ mostly because the GPU providers differ."),
     Claim(18, "In prefill, GPU utilization reaches 80% or more.",
-          offers=("claimed.utilisation.prefill",),
+          offers=("claimed.utilization.prefill",),
           note="The site's calculation is a roofline, which puts prefill on the compute side but says nothing about how much of the peak real kernels reach; that needs kernel measurements, which the catalog does not hold."),
     Claim(19, "Dataflow delivers up to 5x more intelligence per joule (Stanford Hazy Research).",
           note="Intelligence per joule needs a measure of answer quality, which the model does not have; it can only compute energy per token (see the energy section)."),

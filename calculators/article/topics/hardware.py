@@ -95,13 +95,13 @@ def power_gpu_rack(c): return datum(c, "gpu-rack-power-w")
 def power_dgx_rack(c): return c.racks["dgx-h100-x4"].power_w
 
 
-@figure("claimed.utilisation.decode", "percent", "as claimed (catalog): GPU utilization during decode", ["data.decode-gpu-utilisation"], decimals=0)
-def claimed_decode(c): return datum(c, "decode-gpu-utilisation")
+@figure("claimed.utilization.decode", "percent", "as claimed (catalog): GPU utilization during decode", ["data.decode-gpu-utilization"], decimals=0)
+def claimed_decode(c): return datum(c, "decode-gpu-utilization")
 
 
-@figure("claimed.utilisation.prefill", "percent", "as claimed (catalog): GPU utilization during prefill, at least",
-        ["data.prefill-gpu-utilisation"], decimals=0)
-def claimed_prefill(c): return datum(c, "prefill-gpu-utilisation")
+@figure("claimed.utilization.prefill", "percent", "as claimed (catalog): GPU utilization during prefill, at least",
+        ["data.prefill-gpu-utilization"], decimals=0)
+def claimed_prefill(c): return datum(c, "prefill-gpu-utilization")
 
 
 @figure("infercom.racks", "count", "catalog: SN40L racks Infercom runs", ["data.infercom-racks"], sig=None, decimals=0)
