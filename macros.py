@@ -18,6 +18,14 @@ Page macros:
                              page's source list (linked titles, access dates) is appended
   {{ chart("name") }}        an inline SVG chart (calculators/article/charts.py)
   {{ calculator("name") }}   a calculator with its pre-rendered default result
+  {{ ex("device", form="einem") }}  a name of the page's running example (model, device, memory, weights, kv,
+                             compute), with the article its grammar takes (calculators/example/names.py)
+  {{ say("step.bound") }}    a sentence that depends on the running example's numbers, the variant that holds
+                             for the page's default example (calculators/example/variants.py)
+
+On the pages of the running example (EXAMPLE_PAGES), its figures, names,
+sentences and charts are marked so that the example control re-renders them
+in place for the reader's example (calculators/example/render.py).
   {{ sources_table() }}, {{ figures_table() }}, {{ factcheck_table() }}
   {{ measurements_table() }} every published measurement beside ceiling and expected speed
   {{ t("msgid") }}           a UI string from locales/<lang>.po
@@ -37,7 +45,12 @@ from html import escape
 from calculators.data import catalog
 from calculators.article import charts
 from calculators.article import figures
-from calculators.text import grammar
+from calculators.example import figures as example_figures
+from calculators.example import names as example_names
+from calculators.example import variants as example_variants
+from calculators.example.declare import default_case
+from calculators.example.render import SAYS, say_figures
+from calculators.example import html as example_html
 from sitebuild import accuracy_tables, citations, glossary, provenance, runtime, tables, termbase, translations, widgets
 from sitebuild.checks import claim as claims_in_prose
 from sitebuild.checks import usage
@@ -63,14 +76,64 @@ def define_env(env):
         return _TRANSLATORS[lang()](msgid, context)
 
     @env.macro
-    def fig(id: str, *, art: str | None = None, noun: str | None = None, style: str | None = None) -> str:
+    def fig(id: str, *, art: str | None = None, noun: str | None = None, style: str | None = None,
+            input: str | None = None) -> str:
         """A figure as a link to its row on the sources page (the popover script explains it in place),
         with the Italian article before it and the counted noun after it where the page asks, in the form
-        running text needs where it asks (`style`: "times" for a factor, "words" for a small count)."""
+        running text needs where it asks (`style`: "times" for a factor, "words" for a small count). On a page of the
+        running example, one of its figures with such words is wrapped, so that the words follow a new value,
+        and one with `input` (a field of the example control: "context", "batch") is a number the reader can
+        change in place (docs/assets/calculators.js makes it a spin button)."""
         f = figures.get(id)
         usage.record(lang(), env.page.file.src_uri, id)   # the build hook compares this with the sources
         _FIGS_ON_PAGE.append(id)
-        return figure_html(id, f.format(lang(), style), lang(), art, noun, f"{_PAGE['sources']}#fig-{escape(id)}", style)
+        if input is not None:
+            return example_input(id, f, input)
+        html = figure_html(id, f.format(lang(), style), lang(), art, noun, f"{_PAGE['sources']}#fig-{escape(id)}", style)
+        if (art or noun or style) and id in example_figures.ids(_PAGE.get("example") or ""):
+            forms = termbase.load(ROOT, lang()).get(noun) if noun else None
+            data = f' data-art="{escape(art)}"' if art else ""
+            data += f' data-style="{escape(style)}"' if style else ""
+            data += f' data-noun="{escape(forms.term)}|{escape(forms.plural or "")}"' if forms else ""
+            html = f'<span class="ex-g" data-fig="{escape(id)}"{data}>{html}</span>'
+        return html
+
+    def example_input(id: str, f, field: str) -> str:
+        """A number of the running example the reader can change in place: the figure, marked with the control's
+        field it sets (its label for screen readers, its value); without JavaScript, the figure as printed."""
+        calc = widgets.example_control(_PAGE.get("example") or "")
+        if calc is None or field not in {c.name for c in calc.fields} or id not in example_figures.ids(_PAGE["example"]):
+            raise ValueError(f"docs/{env.page.file.src_uri}: fig({id!r}, input={field!r}) needs a page of the running example, "
+                             f"one of its figures and a field of its control")
+        label = escape(tr(calc.field(field).label))
+        return (f'<span class="fig ex-input" data-fig="{escape(id)}" data-field="{escape(field)}" '
+                f'data-value="{escape(str(f.value))}" data-label="{label}">{escape(f.format(lang()))}</span>')
+
+    def example_case():
+        page = _PAGE.get("example")
+        if not page:
+            raise ValueError(f"docs/{env.page.file.src_uri}: ex() and say() belong on a page of the running example "
+                             f"({', '.join(EXAMPLE_PAGES)})")
+        return default_case(catalog.load(), page)
+
+    @env.macro
+    def ex(key: str, form: str = "", cap: bool = False) -> str:
+        """One of the running example's names, with the article the page's grammar asks for (`form`)."""
+        text = example_names.name(key, example_case(), lang(), tr, form, cap)
+        data = f' data-form="{escape(form)}"' if form else ""
+        data += ' data-cap="1"' if cap else ""
+        return f'<span class="ex-name" data-ex="{escape(key)}"{data}>{escape(text)}</span>'
+
+    @env.macro
+    def say(id: str) -> str:
+        """The sentence (or list) of the running example whose variant holds for the page's default example."""
+        if id not in SAYS:
+            raise KeyError(f"say(): unknown sentence {id!r}; known: {', '.join(sorted(SAYS))}")
+        c = example_case()
+        for fid in say_figures(id, c):
+            usage.record(lang(), env.page.file.src_uri, fid)   # the checks know these too (sitebuild/checks/cache.py)
+            _FIGS_ON_PAGE.append(fid)
+        return example_variants.html(SAYS[id], c, example_figures.registry(c), lang(), tr, _PAGE["sources"])
 
     @env.macro
     def term(id: str, cap: bool = False, plural: bool = False) -> str:
@@ -91,12 +154,14 @@ def define_env(env):
             draw = charts.CHARTS[name]
         except KeyError:
             raise KeyError(f"chart(): unknown chart {name!r}; known: {', '.join(charts.CHARTS)}") from None
+        if _PAGE.get("example") and name in charts.EXAMPLE_CHARTS:   # the example control redraws it
+            return f'<div class="ex-chart" data-chart="{escape(name)}">{draw(lang(), tr)}</div>'
         return draw(lang(), tr)
 
     @env.macro
     def calculator(name: str) -> str:
         seen = _CALCULATORS_ON_PAGE[name] = _CALCULATORS_ON_PAGE.get(name, 0) + 1
-        return widgets.render(name, lang(), tr, name if seen == 1 else f"{name}-{seen}")
+        return widgets.render(name, lang(), tr, None if seen == 1 else f"{name}-{seen}")
 
     @env.macro
     def t(msgid: str, context: str | None = None) -> str:
@@ -147,20 +212,14 @@ def figure_html(id: str, text: str, lang: str, art: str | None = None, noun: str
 
     The span holds the figure alone (what the tests and the browser compare);
     the words around it come from calculators/text/grammar.py, which the browser
-    runs too, and the noun forms from the page language's termbase.
+    runs too (calculators/example/html.py, shared with the running example's
+    re-render), and the noun forms from the page language's termbase.
     """
-    styled = f' data-style="{escape(style)}"' if style else ""     # the prose form the text is in (fig(..., style=))
-    if href is None:
-        html = f'<span class="fig" data-fig="{escape(id)}"{styled}>{escape(text)}</span>'
-    else:
-        html = f'<a class="fig" href="{href}" data-fig="{escape(id)}"{styled}>{escape(text)}</a>'
-    if art is not None:
-        with_article = grammar.article(text, art, lang)
-        html = escape(with_article[: len(with_article) - len(text)], quote=False) + html
+    forms = None
     if noun is not None:
         t = termbase.load(ROOT, lang).get(noun)
-        html += "\u00a0" + escape(grammar.noun_form(text, lang, t.term, t.plural), quote=False)
-    return html
+        forms = (t.term, t.plural)
+    return example_html.figure_html(id, text, lang, art, forms, href, style)
 
 
 # How often each calculator has appeared on the page being rendered (its ids must stay unique).
@@ -169,8 +228,11 @@ _CALCULATORS_ON_PAGE: dict = {}
 _CITATIONS = citations.PageCitations()
 # The figures the page being rendered prints (its provenance data).
 _FIGS_ON_PAGE: list = []
-# The page being rendered: its language and the sources page relative to it (every figure links there).
+# The page being rendered: its language, the sources page relative to it (every figure links there) and,
+# on a page of the running example, which page's example it is.
 _PAGE: dict = {}
+# The pages of the running example (calculators/example/example.py: PAGES) by their file name.
+EXAMPLE_PAGES = {"decode.md": "decode", "speed.md": "speed"}
 
 
 def _page_url(env, language: str, target: str) -> str:
@@ -187,7 +249,8 @@ def on_pre_page_macros(env):
     _FIGS_ON_PAGE.clear()
     _CITATIONS = citations.PageCitations()
     language = env.conf.plugins["i18n"].current_language
-    _PAGE.update(lang=language, sources=_page_url(env, language, "sources/"))
+    name = pathlib.PurePosixPath(env.page.file.src_uri).name
+    _PAGE.update(lang=language, sources=_page_url(env, language, "sources/"), example=EXAMPLE_PAGES.get(name))
 
 
 def on_post_page_macros(env):
@@ -209,7 +272,8 @@ def on_post_page_macros(env):
         rt = runtime.info(env.conf.extra)
         assets = get_relative_url("assets/", env.page.url or "./").rstrip("/") + "/"
         tr = _TRANSLATORS[language]
-        env.markdown += "\n\n" + widgets.page_assets(language, tr, rt.page_urls(), assets, rt.scripts_version) + "\n"
+        example = 'data-calc="example' in env.markdown
+        env.markdown += "\n\n" + widgets.page_assets(language, tr, rt.page_urls(), assets, rt.scripts_version, example) + "\n"
     _dump_for_benchmark(language, name, env.markdown)
 
 

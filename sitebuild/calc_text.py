@@ -112,7 +112,7 @@ def evaluate(name: str, texts: dict, lang: str, tr, cat) -> tuple:
     except Exception as err:  # noqa: BLE001 - the browser's worker shows FAILED (worker.handle)
         return (tr(messages.FAILED),), {"": f"the worker fails: {type(err).__name__}: {err}"}
     if not out["ok"]:     # each message under its field, as the page shows it
-        calc = worker.CALCULATORS[name]
+        calc = worker.ALL[name]           # the four calculators and the running example's controls
         return (tuple(f"{tr(calc.field(f).label)}: {msg}" for f, msg in sorted(out["errors"].items())),
                 dict(out["errors"]))
     return tuple(html_lines(out["html"]) + html_lines(out["chart"])), {}

@@ -15,7 +15,7 @@ from html import escape
 from calculators.data import catalog
 from calculators.ui.messages import N_
 
-from . import dates
+from calculators.example import provenance
 
 
 def record(ref: str, cat: catalog.Catalog):
@@ -55,30 +55,9 @@ def marker(number: int, occurrence: int, title: str) -> str:
             f'<a href="#cite-{number}" title="{escape(title)}">{number}</a></sup>')
 
 
-# A document as the site names it: its title as published, with who published it and when, as each
-# language writes that (the title itself is never translated; the date is the page's language). Where the
-# kind of document follows, it joins the same parentheses: "Title (Infercom, 27 May 2026; article)".
-_DESCRIBED = {(True, True): N_("{title} ({publisher}, {date})"), (True, False): N_("{title} ({publisher})"),
-              (False, True): N_("{title} ({date})")}
-_DESCRIBED_KIND = {(True, True): N_("{title} ({publisher}, {date}; {kind})"), (True, False): N_("{title} ({publisher}; {kind})"),
-                   (False, True): N_("{title} ({date}; {kind})"), (False, False): N_("{title} ({kind})")}
-
-
-def describe(src: catalog.Source, lang: str, tr, with_kind: bool = False) -> str:
-    """The document's title, publisher and publication date (and, `with_kind`, what kind of document it is),
-    as plain text in the page's language. Where the source is this site itself (kind "this-site"), its words
-    are ours and translated (msgctxt "site-source")."""
-    kind = tr(src.kind, "source-kind") if with_kind else None
-    if src.kind == "this-site":
-        own = tr(src.source, "site-source")
-        return tr(_DESCRIBED_KIND[(False, False)]).format(title=own, kind=kind) if kind else own
-    key = (bool(src.publisher), bool(src.published))
-    date = dates.published(src.published, lang) if src.published else ""
-    if kind:
-        return tr(_DESCRIBED_KIND[key]).format(title=src.source, publisher=src.publisher, date=date, kind=kind)
-    if key not in _DESCRIBED:
-        return src.source
-    return tr(_DESCRIBED[key]).format(title=src.source, publisher=src.publisher, date=date)
+# A document as the site names it (title, publisher, date in the page's language): calculators/example/provenance.py,
+# where the running example's explanations, rebuilt in the browser, name their sources the same way.
+describe = provenance.describe
 
 
 def source_line(src: catalog.Source, lang: str, tr, accessed_text: str) -> str:

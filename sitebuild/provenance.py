@@ -24,64 +24,32 @@ import functools
 import json
 from urllib.parse import urlencode
 
-from calculators.data import catalog, serving
+from calculators.data import catalog
 from calculators.article import figures
-from calculators.data import scenarios as S
+from calculators.example import figures as example_figures
+from calculators.example import provenance as core
+from calculators.example.declare import default_case
 from calculators.ui.messages import N_
 
-from . import citations
-
 # Figures a calculator on the calculators page reproduces, with the state that does it
-# (query parameters of calculators/, as the calculators' shared URL state writes them).
-CALCULATOR_STATE = {
-    **{f"kv.llama70b.total.{ctx}": ("kv_cache", {"model": "llama-3.1-70b", "context": ctx, "batch": 1, "kv_precision": "bf16"})
-       for ctx in (8192, 32768, 131072)},
-    "speed.per_request": ("decode", {"model": "llama-3.1-70b", "devices": S.SPEED_DEVICES, "batch": 1, "context": S.SPEED_PROMPT,
-                                     "device": "h100-sxm", "weight_precision": "bf16"}),
-    **{f"batch.llama70b.per_request.{b}": ("decode", {"model": "llama-3.1-70b", "devices": S.BATCH_DEVICES, "batch": b,
-                                                      "context": S.BATCH_CONTEXT, "device": "h100-sxm", "weight_precision": "bf16"})
-       for b in S.BATCHES},
-}
+# (query parameters of calculators/, as the calculators' shared URL state writes them). The running example's
+# figures say it themselves, for the page's default example (calculators/example/provenance.py).
+CALCULATOR_STATE: dict = {}
 
 
 def calculator_query(fig_id: str) -> str | None:
     """The calculators page's query string that reproduces `fig_id`, or None."""
+    if fig_id in example_figures.ids():
+        page = "decode" if fig_id in example_figures.ids("decode") else "speed"
+        return core.calculator_query(fig_id, default_case(catalog.load(), page))
     if fig_id not in CALCULATOR_STATE:
         return None
     name, state = CALCULATOR_STATE[fig_id]
     return urlencode({f"{name}.{k}": v for k, v in state.items()})
 
 
-def _record(ref: str, cat: catalog.Catalog):
-    """A figure input's record: catalog.toml's, else serving.toml's (efficiency, links, engines, published measurements)."""
-    section, _, key = ref.partition(".")
-    found = getattr(cat, section, {}).get(key)
-    if found is None:
-        found = getattr(serving.load(), section)[key]
-    return found
-
-
-def _name(ref: str, rec, cat: catalog.Catalog, tr) -> str:
-    """What a reader calls a catalog entry: its name, what a datum is, who measured what; "" where the
-    entry has none of these (the popover then names it by its source's title and kind). Never the
-    catalog's key ("measurements.infercom-gpt-oss-120b"): that is the sources page's business."""
-    section = ref.partition(".")[0]
-    worded = catalog.WORDED_NAMES.get(section) or serving.WORDED_NAMES.get(section)
-    if worded:
-        return tr(rec.name, worded)
-    if section == "data":
-        return tr(rec.what, "datum")
-    if section == "measurements":
-        return f"{cat.models[rec.model].name}: {tr(rec.who, 'measured-by')}"
-    return getattr(rec, "name", None) or ""
-
-
 def _entry(ref: str, cat: catalog.Catalog, lang: str, tr, accessed) -> dict:
-    rec = _record(ref, cat)
-    src = rec.src
-    return {"name": _name(ref, rec, cat, tr), "title": citations.describe(src, lang, tr, with_kind=True), "url": src.url,
-            "accessed": accessed(src, lang),
-            "confidence": tr(src.confidence, "confidence")}
+    return core.entry(ref, cat, lang, tr, accessed)
 
 
 # Kept per (figure, language, translator): a build's `tr` is made anew by each build (macros.py), so
@@ -92,41 +60,19 @@ def _entry(ref: str, cat: catalog.Catalog, lang: str, tr, accessed) -> dict:
 def expression(fig_id: str, lang: str, tr) -> str | None:
     """The figure's formula with its inputs put in and its value ("80 layers × … = 327,680 B"), or None:
     the popover (at two depths) and the sources page show the same text."""
-    reg = figures.registry()
-    formula = reg[fig_id].expression
-    return f"{formula.substituted(reg, lang, tr)} = {reg[fig_id].format(lang)}" if formula else None
+    return core.expression(figures.registry(), fig_id, lang, tr)
 
 
 @functools.lru_cache(maxsize=16384)
 def explain(fig_id: str, lang: str, tr, accessed, depth: int = 1) -> dict:
     """What the popover shows for one figure (terms explained `depth` more levels). The dict is shared
     by every caller: read it, do not change it."""
-    return _explain(fig_id, lang, tr, accessed, depth)
+    return core.explain(figures.registry(), fig_id, lang, tr, depth, calculator_query,
+                        expr=lambda i: expression(i, lang, tr),
+                        sub=lambda i: explain(i, lang, tr, accessed, depth - 1))
 
 
-def basis(f) -> str:
-    """What a figure without catalog inputs rests on, as a UI string: a format's definition or our scenario."""
-    return N_("definition, no inputs") if f.definition else N_("scenario, our assumption")
-
-
-def _explain(fig_id: str, lang: str, tr, accessed, depth: int) -> dict:
-    reg = figures.registry()
-    f = reg[fig_id]
-    out = {"value": f.format(lang), "words": tr(f.words, "formula"), "inputs": list(f.inputs)}
-    if not f.inputs:
-        out["assumption"] = tr(basis(f))
-    formula = f.expression
-    if formula:
-        out["expression"] = expression(fig_id, lang, tr)
-        if depth > 0:
-            # The terms carry the catalog entries (one level down), so the figure's own list would repeat them.
-            out["terms"] = [{"id": t.figure, **explain(t.figure, lang, tr, accessed, depth - 1)}
-                            for t in formula.terms if t.figure]
-            out["inputs"] = []
-    query = calculator_query(fig_id)
-    if query and depth > 0:  # a term's row has no calculator link
-        out["calculator"] = query
-    return out
+basis = core.basis
 
 
 # The popover's own words, translated per page.
@@ -142,11 +88,7 @@ UI = {
 }
 
 
-def _refs(fig: dict):
-    """The catalog entries a figure's explanation names, its terms' included."""
-    yield from fig["inputs"]
-    for term in fig.get("terms", ()):
-        yield from _refs(term)
+_refs = core.refs
 
 
 def page_json(fig_ids, lang: str, tr, accessed, urls: dict) -> str:

@@ -16,6 +16,7 @@ import json
 from html import escape
 
 from calculators.data import byo, catalog
+from calculators.example import strings as example_strings
 from calculators.ui import fields, messages, worker
 
 MARKER = 'class="calc"'
@@ -66,11 +67,12 @@ def _field(f: fields.Field, instance: str, text: str, model: str, tr) -> str:
 
 
 def render(name: str, lang: str, tr, instance: str | None = None) -> str:
-    """One calculator; `instance` makes its ids unique when a page shows it more than once."""
-    if name not in worker.CALCULATORS:
-        raise KeyError(f"calculator(): unknown calculator {name!r}; known: {', '.join(worker.CALCULATORS)}")
-    calc = worker.CALCULATORS[name]
-    instance = instance or name
+    """One calculator; `instance` makes its ids unique when a page shows it more than once (the speed page's
+    example control keeps its state under the main article's name: `instance` "example")."""
+    if name not in worker.ALL:
+        raise KeyError(f"calculator(): unknown calculator {name!r}; known: {', '.join(worker.ALL)}")
+    calc = worker.ALL[name]
+    instance = instance or getattr(calc, "instance", None) or name
     texts = worker.default_texts(name, lang)
     out = worker.evaluate(name, texts, lang, tr, instance)
     if not out["ok"]:
@@ -78,9 +80,12 @@ def render(name: str, lang: str, tr, instance: str | None = None) -> str:
     controls = "".join(_field(f, instance, texts[f.name], texts.get("model", ""), tr) for f in calc.fields)
     read_only = escape(tr(messages.READ_ONLY))
     title_id = f"calc-{instance}-title"
-    return (f'<div class="calc" id="calc-{instance}" data-calc="{name}" data-instance="{instance}" '
+    note = getattr(calc, "note", "")
+    kind = " calc-example" if note else ""
+    return (f'<div class="calc{kind}" id="calc-{instance}" data-calc="{name}" data-instance="{instance}" '
             f'role="group" aria-labelledby="{title_id}">'
             f'<p class="calc-title" id="{title_id}"><strong>{escape(tr(calc.title))}</strong></p>'
+            + (f'<p class="calc-note">{escape(tr(note))}</p>' if note else "") +
             f'<form class="calc-form">{controls}</form>'
             f'<div class="calc-status" role="status"></div>'
             f'<p class="calc-notice" hidden>{read_only}</p><noscript><p class="calc-notice">{read_only}</p></noscript>'
@@ -89,25 +94,34 @@ def render(name: str, lang: str, tr, instance: str | None = None) -> str:
             f'<div class="calc-chart">{out["chart"]}</div></div></div>')
 
 
-def _translated(tr, msgid: str):
+def example_control(page: str):
+    """The example control of a page of the running example ("decode", "speed"), or None."""
+    return next((c for c in worker.CONTROLS.values() if c.page == page), None)
+
+
+def _translated(tr, msgid: str, context: str | None = None):
     """A msgid's translation for the browser's table: a string, or the list of a plural message's forms."""
-    plural = messages.plural(msgid)
+    plural = messages.plural(msgid, context)
     return list(tr(plural)) if plural else tr(msgid)
 
 
-def page_config(lang: str, tr, urls: dict) -> dict:
-    """What the page script and the worker need: locale, translations, runtime URLs (relative to assets/)."""
+def page_config(lang: str, tr, urls: dict, example: bool = False) -> dict:
+    """What the page script and the worker need: locale, translations, runtime URLs (relative to assets/).
+    On a page with the example control, the running example's strings too (keyed with their msgctxt)."""
+    strings = {m: _translated(tr, m, c) for m, c in messages.browser_keys()}   # a calculator's msgid is its key
+    if example:
+        strings.update(example_strings.table(tr))
     return {"locale": lang,
-            "strings": {msgid: _translated(tr, msgid) for msgid in messages.browser_strings()},
+            "strings": strings,
             "status": {key: tr(msgid) for key, msgid in messages.STATUS.items()},
             "notices": {key: tr(msgid) for key, msgid in NOTICES.items()},
             "configMaxChars": byo.MAX_CONFIG_CHARS,
             **urls}
 
 
-def page_assets(lang: str, tr, urls: dict, assets_href: str, version: str) -> str:
+def page_assets(lang: str, tr, urls: dict, assets_href: str, version: str, example: bool = False) -> str:
     """The JSON island and the script tags, for the end of a page with calculators."""
-    data = json.dumps(page_config(lang, tr, urls), ensure_ascii=False, sort_keys=True)
+    data = json.dumps(page_config(lang, tr, urls, example), ensure_ascii=False, sort_keys=True)
     data = data.replace("<", "\\u003c")  # a "</script>" inside a string must not end the island
     return (f'<script type="application/json" id="calc-config">{data}</script>'
             f'<script type="module" src="{escape(assets_href)}calculators.js?v={version}"></script>'

@@ -45,6 +45,18 @@ def test_a_published_date_that_is_no_date_is_a_load_error():
         sources.source("data.x", raw)
 
 
+@pytest.mark.parametrize("lang", ["de", "en", "da", "it"])
+def test_every_month_as_babel_writes_it_without_babel(lang):
+    """calculators/text/dates.py runs in the browser (no Babel there): each month, as a day and as a month, is Babel's."""
+    for m in range(1, 13):
+        for d in (1, 9, 28):
+            babel = format_date(datetime.date(2026, m, d), format="long", locale=lang)
+            if lang == "it" and d == 1:      # Italian writes the first of a month as an ordinal (below)
+                babel = "1\u00ba " + babel[2:]
+            assert dates.day(f"2026-{m:02d}-{d:02d}", lang) == babel
+        assert dates.month(2025, m, lang) == format_skeleton("yMMMM", datetime.date(2025, m, 1), locale=lang)
+
+
 def test_italian_writes_the_first_of_a_month_as_an_ordinal():
     """Italian review 2026-12-02: "consultato il 1 dicembre 2026" reads wrong; Italian writes "1º dicembre"."""
     assert dates.day("2026-12-01", "it") == "1º dicembre 2026"

@@ -11,7 +11,7 @@ import math
 import pytest
 
 from calculators.article import figures
-from calculators.article.formula import F
+from calculators.example.formula import F
 
 REG = figures.registry()
 FORMULAS = {k: f.expression for k, f in REG.items() if f.expression is not None}
@@ -74,8 +74,8 @@ def test_build_check_names_the_line_of_a_formula_that_disagrees():
     reg["weights.llama70b.bytes"] = dataclasses.replace(REG["weights.llama70b.bytes"], value=150e9)
     problems = check.check(reg, root)
     p = next(p for p in problems if "'weights.llama70b.bytes'" in p.message)
-    text = (root / "calculators" / "article" / "topics" / "step.py").read_text(encoding="utf-8").splitlines()
-    assert p.path == "calculators/article/topics/step.py" and p.severity == "error" and p.code == "formula-disagrees"
+    text = (root / "calculators" / "example" / "figures_step.py").read_text(encoding="utf-8").splitlines()
+    assert p.path == "calculators/example/figures_step.py" and p.severity == "error" and p.code == "formula-disagrees"
     assert '@figure("weights.llama70b.bytes"' in text[p.line - 1]   # the line of the figure's declaration
     # figures whose formulas use it as a term now disagree too: 150 GB over 230 MB is 653 LPUs, not 614
     assert any("'fit.llama70b.groq-lpu.devices'" in q.message for q in problems)
@@ -84,7 +84,7 @@ def test_build_check_names_the_line_of_a_formula_that_disagrees():
 # Figures whose value is the datum or assumption itself explain themselves through their catalog entry.
 # "fitted": a constant of calculators/data/step_time.toml (the fit is its source); "dataset": a statistic over the
 # published measurements, listed row by row on the accuracy page (calculators/article/calibration.py).
-READS = ("catalog", "datasheet", "scenario", "vendor", "published", "as claimed", "batch size", "GPUs in",
+READS = ("catalog", "config.json", "datasheet", "scenario", "vendor", "published", "as claimed", "batch size", "GPUs in",
          "context per", "number of", "industry", "context length", "2:4 structured sparsity", "fitted", "dataset")
 def test_every_derived_figure_has_a_formula():
     """A derived figure comes with its formula object; the only figures without one read one datum (no exemption list)."""

@@ -71,7 +71,7 @@ def test_a_factor_in_running_text(lang, one, both):
 
 
 def test_a_small_count_in_words_and_what_is_refused():
-    from calculators.article.figure import Figure
+    from calculators.example.figure import Figure
     from calculators.text import prose
     assert Figure("x", 2, "count", "w", (), sig=None, decimals=0).format("de", "words") == "zwei"
     assert Figure("x", 8, "count", "w", (), sig=None, decimals=0).format("it", "words") == "otto"
@@ -86,9 +86,9 @@ def test_a_style_the_figure_has_not_is_a_build_error(proj):
     """fault injection: style="times" on a byte count in a page is reported with file and line."""
     from checkutil import find, line_matching, lines, run, write_lines
     page = proj / "docs" / "de" / "decode.md"
-    n = line_matching(page, r'fig\("kv.llama70b.bytes_per_token"\)')
+    n = line_matching(page, r'fig\("kv.llama70b.bytes_per_token_long"\)')
     content = lines(page)
-    content[n - 1] = content[n - 1].replace('fig("kv.llama70b.bytes_per_token")', 'fig("kv.llama70b.bytes_per_token", style="times")', 1)
+    content[n - 1] = content[n - 1].replace('fig("kv.llama70b.bytes_per_token_long")', 'fig("kv.llama70b.bytes_per_token_long", style="times")', 1)
     write_lines(page, content)
     find(run(proj, ["de"]), path="docs/de/decode.md", code="macro-arguments", line=n, contains=("style='times' is for a ratio",))
 

@@ -2,8 +2,9 @@
 
 calculators/ is built in floors: text (numbers and words per locale) <- arch
 (precision, layer specs, the config reader) <- data (catalog, serving data,
-pasted configs) <- perf (roofline, deployment, fit, measurements) <- ui (the
-calculators the browser runs) <- article (the site's figures and charts, build
+pasted configs) <- perf (roofline, deployment, fit, measurements) <- example
+(the running example: its figures, sentences and charts as functions of it,
+in the browser too) <- ui (the calculators the browser runs) <- article (the site's figures and charts, build
 only). sitebuild/ (checks, tables, strings of the build) stands on all of
 them. A module may import from its own floor and the floors below, never
 above; an import inside a function counts the same as one at the top (a lazy
@@ -22,7 +23,7 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 # Lowest first. A package not named here (calculators itself) sits below every floor.
 FLOORS = ("calculators.text", "calculators.arch", "calculators.data", "calculators.perf",
-          "calculators.ui", "calculators.article", "sitebuild")
+          "calculators.example", "calculators.ui", "calculators.article", "sitebuild")
 SCANNED = ("calculators", "sitebuild", "hooks", "tools")
 MAX_LINES = 400
 

@@ -19,12 +19,12 @@ def test_faults_in_rendered_pages_stop_the_build_with_file_and_line(site_proj, t
     edit_line(it, n_it, lambda s: s + " (KB)")
 
     de = root / "docs" / "de" / "decode.md"
-    n_de = line_matching(de, r'Batchgröße \{\{ fig\("batch\.size\.1"\) \}\} nur während ')
-    edit_line(de, n_de, lambda s: s.replace('{{ fig("batch.size.1") }} nur während ', '{{ fig("batch.size.1") }} ', 1))
+    n_de = line_matching(de, r'Batchgröße \{\{ fig\("batch\.size\.1"\) \}\} ergibt das ')
+    edit_line(de, n_de, lambda s: s.replace('{{ fig("batch.size.1") }} ergibt das ', '{{ fig("batch.size.1") }} ', 1))
 
     en = root / "docs" / "en" / "decode.md"
-    n_en = line_matching(en, r'batch size \{\{ fig\("batch\.size\.1"\) \}\} they')
-    edit_line(en, n_en, lambda s: s.replace('{{ fig("batch.size.1") }} they', '{{ fig("batch.size.1") }} requests they', 1))
+    n_en = line_matching(en, r'batch size \{\{ fig\("batch\.size\.1"\) \}\}, that comes to')
+    edit_line(en, n_en, lambda s: s.replace('{{ fig("batch.size.1") }}, that comes to', '{{ fig("batch.size.1") }} requests, that comes to', 1))
 
     # English in a catalog name reaches the tables (reported at the page's macro line); English in the
     # theme's text (a copyright line) is reported at mkdocs.yml

@@ -88,3 +88,17 @@ def test_the_calculators_text_is_stable():
 def test_pages_go_to_one_folder_per_language(rel, target):
     got = _tool().page_target(pathlib.PurePath(rel))
     assert (got.as_posix() if got else None) == target
+
+
+def test_the_reading_copy_has_every_variant_of_the_running_example_and_the_control_s_messages():
+    """Reviewers read each sentence of the running example in every variant (sitebuild/example_text.py), and what the
+    example control says to a choice the article cannot explain."""
+    from calculators.data import catalog
+    from calculators.example.render import SAYS
+    from sitebuild import example_text
+    found = example_text.cases("da", calc_text.translator("da"), catalog.load())
+    variants = sum(len(s.variants) * len(s.pages) for s in SAYS.values())
+    said = [c for c in found if "example control" not in c.heading]
+    assert len(said) == variants and all(c.lines and c.lines[0] for c in said)
+    refused = [c for c in found if "example control" in c.heading]
+    assert len(refused) == len(example_text.REFUSED) and all(c.lines for c in refused), refused

@@ -32,7 +32,7 @@ def test_the_catalog_says_what_babel_says():
 
 def test_a_plural_gives_its_forms_and_falls_back_whole():
     """A Plural gives the language's forms; one untranslated form sends the whole message to German."""
-    from calculators.article.formula import COUNTED
+    from calculators.example.formula import COUNTED
     part = COUNTED["parts the KV cache is split into"]
     texts = strings.Strings()
     assert texts.get(part, "de") == ("{n} Teil, in den der KV-Cache aufgeteilt ist", "{n} Teile, in die der KV-Cache aufgeteilt ist")

@@ -99,7 +99,7 @@ def test_forbidden_variant_in_a_chart_label(proj):
     n = line_matching(po, r'^msgid "Arithmetic intensity \(FLOP per byte read\)"') + 1
     edit_line(po, n, lambda s: 'msgstr "Densità aritmetica (FLOP per byte letto), densità aritmetica"')
     p = find(run(proj, ["it"]), path="locales/it.po", code="term", line=n, severity="error")
-    assert "chart label (calculators/article/charts.py:" in p.message and "intensità aritmetica" in p.message
+    assert "chart label (calculators/ui/example_charts.py:" in p.message and "intensità aritmetica" in p.message
 
 
 def test_british_spelling_in_english_page_po_and_code(proj):

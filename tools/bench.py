@@ -21,6 +21,10 @@ The translator's loop (tools/bench_reload.py): from saving a page to the
 page served by `mkdocs serve` showing it, one language and four, against the
 same with bare mkdocs (target: one language within 2 s).
 
+The running example (tools/bench_example.py, `--only example`): on the real main article, from a
+change in the example control to the article re-rendered (median < 100 ms), and what the article
+transfers before the control is touched (nothing of Pyodide).
+
 Explanations in place: the bytes the figures' provenance data and the popover
 script add to a page, gzip, reported against the page's HTML.
 """
@@ -39,6 +43,7 @@ import time
 import yaml
 
 import bench_browser  # tools/, next to this script
+import bench_example
 import bench_reload
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -175,7 +180,7 @@ def explanation_weight(site: pathlib.Path) -> None:
           f"no Pyodide before a calculator is touched")
 
 
-SECTIONS = ("build", "checks", "reload", "browser")
+SECTIONS = ("build", "checks", "reload", "browser", "example")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -200,6 +205,8 @@ def main(argv: list[str] | None = None) -> int:
             checks_cost(pathlib.Path(tmp))
         if "browser" in only:
             bench_browser.measure(pathlib.Path(tmp) / "browser")
+        if "example" in only:
+            bench_example.measure(pathlib.Path(tmp), RUNS)
     return 0
 
 

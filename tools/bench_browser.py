@@ -184,24 +184,29 @@ def _updates(page) -> list:
     return page.evaluate("performance.getEntriesByName('calc:update').map((m) => m.duration)")
 
 
-def _weight(browser, server) -> dict:
+def page_weight(browser, server, path: str, **context_options) -> dict:
+    """Bytes a page transfers (as the server sent them) before anything is touched, by kind; Pyodide's parts apart."""
     server.sent.clear()
-    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    context = browser.new_context(**context_options)
     page = context.new_page()
-    page.goto(server.url(calc_site.page_path("en", "calculators")), wait_until="networkidle")
+    page.goto(server.url(path), wait_until="networkidle")
     page.wait_for_timeout(500)
     context.close()
     parts = {"pyodide (excluded)": 0, "page HTML": 0, "ours (js, css)": 0, "theme and search": 0}
-    for path, size in server.sent:
-        if any(p in path for p in PYODIDE_PARTS):
+    for sent, size in server.sent:
+        if any(p in sent for p in PYODIDE_PARTS):
             parts["pyodide (excluded)"] += size
-        elif path.endswith("/") or path.endswith(".html"):
+        elif sent.endswith("/") or sent.endswith(".html"):
             parts["page HTML"] += size
-        elif "calculators.js" in path or "site.css" in path:
+        elif any(name in sent for name in ("calculators.js", "explain.js", "site.css")):
             parts["ours (js, css)"] += size
         else:
             parts["theme and search"] += size
     return parts
+
+
+def _weight(browser, server) -> dict:
+    return page_weight(browser, server, calc_site.page_path("en", "calculators"), viewport={"width": 1100, "height": 900})
 
 
 def _fallback(browser, server, site: pathlib.Path, bare_ms: float) -> str:

@@ -29,13 +29,17 @@ from calculators.data import catalog as cat_mod  # noqa: E402
 from calculators.data import serving  # noqa: E402
 from calculators.data import sources  # noqa: E402
 from calculators.article import claims  # noqa: E402
-from calculators.article import figures, formula  # noqa: E402
+from calculators.article import figures  # noqa: E402
 from sitebuild.tables import DATUM_COUNTS  # noqa: E402
 
 LANGS = ("de", "en", "da", "it")
-KEYWORDS = {"tr": {1: None, 2: (1, (2, "c"))}, "t": {1: None, 2: (1, (2, "c"))}, "N_": None,
-            "P_": {2: (1, 2), 3: (1, 2, (3, "c"))}}   # P_(singular, plural[, context]): calculators/ui/messages.py
+KEYWORDS = {"tr": {1: None, 2: (1, (2, "c"))}, "t": {1: None, 2: (1, (2, "c"))}, "N_": {1: None, 2: (1, (2, "c"))},
+            "P_": {2: (1, 2), 3: (1, 2, (3, "c"))}}   # N_(msgid[, context]), P_(singular, plural[, context]): calculators/text/marks.py
 PY_SOURCES = ("macros.py", "calculators/**/*.py", "sitebuild/*.py")
+# The running example marks its figures' words and its formula terms' labels with W(...) and L(...)
+# (calculators/example/declare.py): N_ with the msgctxt "formula" and "term".
+CONTEXT_MARKS = {"W": "formula", "L": "term"}
+CONTEXT_MARK_SOURCES = ("calculators/example/*.py",)
 PAGE_CALL = re.compile(r"""\bt\(\s*"([^"]+)"\s*(?:,\s*"([^"]+)")?\s*\)""")
 
 
@@ -60,6 +64,14 @@ def collect() -> dict:
                     "python", str(path), keywords=KEYWORDS, comment_tags=("TRANSLATORS:",), strip_comment_tags=True):
                 if msg and isinstance(msg, (str, tuple)):
                     add(msg, context, (rel, lineno), " ".join(comments) or None)
+    for pattern in CONTEXT_MARK_SOURCES:
+        for path in sorted(ROOT.glob(pattern)):
+            rel = path.relative_to(ROOT).as_posix()
+            for keyword, context in CONTEXT_MARKS.items():
+                for lineno, msg, comments, _ in extract_from_file("python", str(path), keywords={keyword: None},
+                                                                  comment_tags=("TRANSLATORS:",), strip_comment_tags=True):
+                    if msg and isinstance(msg, str):
+                        add(msg, context, (rel, lineno), " ".join(comments) or None)
     for path in sorted((ROOT / "docs" / "de").glob("*.md")):
         for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             for m in PAGE_CALL.finditer(line):
@@ -117,7 +129,7 @@ def _collect_data(add) -> None:
     for m in cat.models.values():
         for g in m.weights:
             add(g.group, "weight-group", where, "Name of a group of model weights (all, experts, attention, embeddings).")
-    COUNTED = formula.COUNTED
+    from calculators.example.formula import COUNTED
     for fig in figures.registry().values():
         for term in (fig.expression.terms if fig.expression else ()):
             if term.label and term.label not in COUNTED:    # counted labels are P_ messages in formula.py

@@ -13,7 +13,8 @@ per case that names the input.
 
 Layout: OUT_DIR/<lang>/<page>.txt (German, the site's root, under de/; the
 redirects the site keeps at /de/ are left out), and
-OUT_DIR/<lang>/calculator-messages.txt. Stable order, no dates of the run:
+OUT_DIR/<lang>/calculator-messages.txt, and OUT_DIR/<lang>/example-messages.txt: every variant of the
+running example's sentences and the example control's messages (sitebuild/example_text.py). Stable order, no dates of the run:
 `diff -r` of two copies shows what a change did to the text. `make text`
 builds the site when a source is newer than it and writes reading/.
 
@@ -31,7 +32,8 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from sitebuild import calc_text  # noqa: E402
+from calculators.data import catalog  # noqa: E402
+from sitebuild import calc_text, example_text  # noqa: E402
 from sitebuild.strings import LANGS, SOURCE_LANG, Strings  # noqa: E402
 
 BLOCK = {"p", "div", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "table", "ul", "ol", "section", "article",
@@ -156,12 +158,15 @@ def write(site: pathlib.Path, out: pathlib.Path, calculators: bool = True) -> in
         (out / target).write_text(page_text(path.read_text(encoding="utf-8")), encoding="utf-8")
         n += 1
     if calculators:
-        strings = Strings()
+        strings, cat = Strings(), catalog.load()
         for lang in LANGS:
             (out / lang).mkdir(parents=True, exist_ok=True)
             (out / lang / "calculator-messages.txt").write_text(calc_text.render(calc_text.cases(lang, strings)),
                                                                 encoding="utf-8")
-            n += 1
+            tr = calc_text.translator(lang, strings)
+            (out / lang / "example-messages.txt").write_text(calc_text.render(example_text.cases(lang, tr, cat)),
+                                                             encoding="utf-8")
+            n += 2
     return n
 
 

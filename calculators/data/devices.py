@@ -80,6 +80,7 @@ class Device:
     power_w: float | None = None
     peak_flops_sparse: dict = field(default_factory=dict)
     peak_unpublished: str = ""       # why there is no dense peak, where there is none
+    prose: dict = field(default_factory=dict)   # how sentences name it: {"name": "H100", "en": "an", "de": "f", ...}
 
     def tier(self, name: str) -> MemoryTier:
         for t in self.memory:
@@ -164,6 +165,26 @@ def _peaks(entry: str, raw: dict, name: str) -> dict:
     return out
 
 
+# How a sentence names a device (the running example, calculators/example/names.py): a short name, the same in
+# every language, and per language what the articles before it need, as data (never guessed from the name):
+# English "a" or "an" (how the name is read aloud: "an H100", "a B200"); German gender m, f, n ("die H100",
+# "der Trainium2"); Danish common (c) or neuter (n); Italian m or f, "-lo" for lo/uno, "-elide" for l'/un'.
+PROSE_CLASSES = {"en": ("a", "an"), "de": ("m", "f", "n"), "da": ("c", "n"), "it": ("m", "f", "m-lo", "m-elide", "f-elide")}
+
+
+def _prose(entry: str, raw: dict) -> dict:
+    prose = V.optional(entry, raw, "prose", dict, {})
+    if not prose:
+        return {}
+    out = {"name": V.required(f"{entry}.prose", prose, "name", str)}
+    for lang, classes in PROSE_CLASSES.items():
+        value = V.required(f"{entry}.prose", prose, lang, str)
+        if value not in classes:
+            raise DataError(entry, f"prose.{lang}", f"{value!r} is none of {', '.join(classes)}")
+        out[lang] = value
+    return out
+
+
 def device(key: str, raw: dict, links: dict, engines: dict) -> Device:
     """A device entry, whole: a missing or unknown part is a DataError naming the field."""
     entry = f"devices.{key}"
@@ -188,6 +209,7 @@ def device(key: str, raw: dict, links: dict, engines: dict) -> Device:
         peak_flops=peaks,
         peak_flops_sparse=_peaks(entry, raw, "peak_flops_sparse"),
         peak_unpublished=unpublished,
+        prose=_prose(entry, raw),
         power_w=V.positive(entry, "power_w", V.optional(entry, raw, "power_w", float)),
         src=V.source(entry, raw),
         node=node,

@@ -315,20 +315,20 @@ def implied_bandwidth(model: Model, tokens_per_s: float, context: int = 0, kv_pr
 
 
 def prefill_time(model: Model, device: Device, prompt_tokens: int, *, devices: int = 1,
-                 compute_precision: str = "bf16", utilisation: float = 1.0) -> float:
+                 compute_precision: str = "bf16", utilisation: float = 1.0, weight_precision: str | None = None) -> float:
     """Time to first token: the slower of the prompt's compute time and its memory time (a roofline)."""
     return max(prefill_times(model, device, prompt_tokens, devices=devices, compute_precision=compute_precision,
-                             utilisation=utilisation))
+                             utilisation=utilisation, weight_precision=weight_precision))
 
 
 def prefill_times(model: Model, device: Device, prompt_tokens: int, *, devices: int = 1,
-                  compute_precision: str = "bf16", utilisation: float = 1.0) -> tuple:
+                  compute_precision: str = "bf16", utilisation: float = 1.0, weight_precision: str | None = None) -> tuple:
     """(compute time, memory time) of the prompt; the formula objects show both sides.
 
     The prompt is processed in parallel, so compute usually binds. Attention
     over the prompt is causal: token i attends to i earlier tokens, so the
     attention term sums to about prompt^2/2. The weights must still be read
-    once, which sets a floor for short prompts.
+    once, which sets a floor for short prompts (at `weight_precision`, None: as released).
     """
     if prompt_tokens < 1:
         raise ModelError("a prompt has at least one token")
@@ -336,7 +336,7 @@ def prefill_times(model: Model, device: Device, prompt_tokens: int, *, devices: 
         raise ModelError("utilisation must be in (0, 1]")
     flops = prompt_tokens * flops_per_token_weights(model) + flops_per_token_attention(model, prompt_tokens) * (prompt_tokens + 1) / 2
     compute = flops / (devices * peak_flops(device, compute_precision) * utilisation)
-    memory = weight_bytes_read(model, prompt_tokens) / devices / device.serving.bytes_per_s
+    memory = weight_bytes_read(model, prompt_tokens, weight_precision) / devices / device.serving.bytes_per_s
     return compute, memory
 
 

@@ -82,6 +82,11 @@ class Calculator:
     def chart(self, inputs: dict, locale: str, tr, chart_id: str, cat) -> str:
         raise NotImplementedError
 
+    def page_data(self, inputs: dict, locale: str, tr, cat, request: dict | None) -> dict | None:
+        """What the page needs besides the result table, for the page's own `request`; None for a calculator.
+        The example control answers with the running example's article (calculators/ui/example.py)."""
+        return None
+
     def run(self, inputs: dict | None, locale: str, cat) -> Result:
         """The result for the defaults overlaid with `inputs` (already checked values)."""
         return self.result(dict(self.defaults, **(inputs or {})), locale, cat)

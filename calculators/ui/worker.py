@@ -16,9 +16,11 @@ import json
 import traceback
 
 from ..data import byo, catalog
+from ..example import strings
 from . import config_messages
 from .calculator import Calculator, Result
 from .decode import Decode
+from .example import Example, SpeedExample
 from .fields import InputError
 from .fit import Fit
 from .kv_cache import KVCache
@@ -28,6 +30,10 @@ from ..text.markup import escape
 from ..text.message import Plural
 
 CALCULATORS: dict[str, Calculator] = {c.name: c for c in (KVCache(), Decode(), Fit(), Latency())}
+# The running example's controls (calculators/ui/example.py): calculators to the page and the worker, kept apart from
+# the four a reader uses on the calculators page (whose results are tables and charts).
+CONTROLS: dict[str, Calculator] = {c.name: c for c in (Example(), SpeedExample())}
+ALL: dict[str, Calculator] = {**CALCULATORS, **CONTROLS}
 
 
 def default_texts(name: str, locale: str) -> dict:
@@ -37,7 +43,7 @@ def default_texts(name: str, locale: str) -> dict:
 
 def texts_from_state(name: str, state: dict, locale: str) -> dict:
     """Field texts for a shared state (canonical numbers, choice keys); missing fields take their default."""
-    calc = CALCULATORS[name]
+    calc = ALL[name]
     out = {}
     for f in calc.fields:
         if f.name in state:
@@ -70,7 +76,9 @@ def _value_html(row, tr) -> str:
 
 
 def result_html(result: Result, tr) -> str:
-    """The result table and verdict, as the page shows them (names stay untranslated)."""
+    """The result table and verdict, as the page shows them (names stay untranslated); nothing for a result without rows."""
+    if not result.rows and not result.verdict:
+        return ""
     rows = "".join(f'<tr><th scope="row">{escape(r.heading(tr))}</th><td>{_value_html(r, tr)}</td></tr>'
                    for r in result.rows)
     verdict = f'<p class="calc-verdict">{escape(tr(result.verdict))}</p>' if result.verdict else ""
@@ -79,14 +87,15 @@ def result_html(result: Result, tr) -> str:
     return f'<table class="calc-table"><tbody>{rows}</tbody></table>{verdict}'
 
 
-def evaluate(name: str, texts: dict, locale: str, tr, instance: str | None = None, cat=None) -> dict:
-    """Field texts -> {"ok", "errors" {field: message}, "html", "chart", "state" {field: canonical}}.
+def evaluate(name: str, texts: dict, locale: str, tr, instance: str | None = None, cat=None, page: dict | None = None) -> dict:
+    """Field texts -> {"ok", "errors" {field: message}, "html", "chart", "state" {field: canonical}}, and "article"
+    for the example control (the running example in place, for the page's `page` request).
 
     `state` holds the fields that differ from the defaults, in canonical form,
     for the URL. With any error, ok is false and there is no result.
     """
     cat = cat or catalog.load()
-    calc = CALCULATORS[name]
+    calc = ALL[name]
     values, errors = _read(calc, texts, locale, tr, cat)
     if not errors:
         errors = calc.check(dict(calc.defaults, **values), locale, tr, cat)
@@ -106,7 +115,11 @@ def evaluate(name: str, texts: dict, locale: str, tr, instance: str | None = Non
         summary = config_messages.summary_rows(m, inputs.get("kv_precision", "bf16"), locale, tr, shared is not None)
         own = {r.label for r in result.rows}     # a row the calculator shows itself (the fixed state) is not repeated
         result.rows[:0] = [r for r in summary if r.label not in own]
-    return {"ok": True, "errors": {}, "html": result_html(result, tr), "chart": chart, "state": state}
+    out = {"ok": True, "errors": {}, "html": result_html(result, tr), "chart": chart, "state": state}
+    article = calc.page_data(inputs, locale, tr, cat, page)
+    if article is not None:
+        out["article"] = article
+    return out
 
 
 # ------------------------------------------------------------ the browser's entry point
@@ -120,16 +133,19 @@ def install_strings(strings_json: str) -> None:
     _STRINGS.update(json.loads(strings_json))
 
 
-def _tr(msgid):
-    """The page's translation of a msgid, or the forms of a Plural (the English ones where the table has none)."""
-    if isinstance(msgid, Plural):
-        forms = _STRINGS.get(msgid.one)
+def _tr(msgid, context=None):
+    """The page's translation of a msgid (in its msgctxt: the running example's table keys it so,
+    calculators/example/strings.py), or the forms of a Plural (the English ones where the table has none)."""
+    if isinstance(msgid, Plural):   # the running example's table keys a plural with its msgctxt, the calculators' by its msgid
+        forms = _STRINGS.get(strings.key(msgid.one, msgid.context)) or _STRINGS.get(msgid.one)
         return tuple(forms) if isinstance(forms, list) and forms else (msgid.one, msgid.other)
-    return _STRINGS.get(msgid) or msgid
+    found = _STRINGS.get(strings.key(msgid, context))
+    return found if isinstance(found, str) and found else msgid
 
 
 def handle(request_json: str) -> str:
-    """One request from the page: {"calc", "instance", "locale", and "texts" or "state"} -> JSON result.
+    """One request from the page: {"calc", "instance", "locale", "texts" or "state", and for the example control
+    "page" (what the page holds of the running example: calculators/example/render.py)} -> JSON result.
 
     With "state" (from a shared URL) the answer also carries the field texts
     to show. Never raises: an unexpected error becomes a generic message, and
@@ -139,7 +155,7 @@ def handle(request_json: str) -> str:
         req = json.loads(request_json)
         name, locale = req["calc"], req["locale"]
         texts = texts_from_state(name, req["state"], locale) if "state" in req else req["texts"]
-        out = evaluate(name, texts, locale, _tr, req.get("instance"))
+        out = evaluate(name, texts, locale, _tr, req.get("instance"), page=req.get("page"))
         if "state" in req:
             out["texts"] = texts
     except Exception:  # noqa: BLE001 - the reader must see a message, never a traceback

@@ -257,7 +257,18 @@ function checkedResult(raw) {
   const result = { ok, errors: record("errors"), html: text("html"), chart: text("chart"), state: record("state"),
                    failure: text("failure"), debug: text("debug") };
   if (raw && typeof raw === "object" && hasOwn(raw, "texts")) result.texts = record("texts");
+  if (raw && typeof raw === "object" && hasOwn(raw, "article")) result.article = checkedArticle(raw.article);
   return result;
+}
+
+/** The example control's article (calculators/example/render.py), checked like the rest of an answer. */
+function checkedArticle(raw) {
+  const part = (key) => stringRecord(raw && typeof raw === "object" && hasOwn(raw, key) ? raw[key] : null);
+  const object = (value) => (value && typeof value === "object" && !Array.isArray(value) ? value : {});
+  const provenance = object(raw && hasOwn(raw, "provenance") ? raw.provenance : null);
+  const text = raw && typeof raw === "object" && typeof raw.announce === "string" ? raw.announce : "";
+  return { figs: part("figs"), groups: part("groups"), names: part("names"), says: part("says"), charts: part("charts"),
+           provenance: { figs: object(provenance.figs), src: object(provenance.src) }, announce: text };
 }
 
 /** Mirrors the calculators' states into the URL and the language switcher. */
@@ -348,6 +359,8 @@ class Calculator {
     this.again = false;
     this.editedAt = null;
     this.hadResult = false;
+    // The example control re-renders the article around it (the running example: ExampleArticle).
+    this.article = el.classList.contains("calc-example") ? new ExampleArticle(this) : null;
   }
 
   init(sharedState) {
@@ -445,6 +458,7 @@ class Calculator {
     const request = { calc: this.name, instance: this.instance, locale: this.config.locale };
     if (this.sharedState) request.state = this.sharedState;
     else request.texts = this.texts();
+    if (this.article) request.page = this.article.request();
     this.runtime.compute(request, () => this.slow()).then((result) => {
       this.busy = false;
       delete this.el.dataset.slow;
@@ -510,6 +524,9 @@ class Calculator {
       this.staleNote.hidden = true;
       this.state = this.ownFields(result.state);
       this.shared.update();
+      if (this.article && result.article && this.article.apply(result.article, this.state)) {
+        this.status.textContent = result.article.announce; // the status line is a polite live region: said once
+      }
     } else {
       this.el.classList.add("calc-stale");
       this.staleNote.hidden = false;
@@ -525,6 +542,7 @@ class Calculator {
         // measures are for the benchmark only
       }
     }
+    if (this.article) this.article.showErrors(result.errors);
     this.el.dispatchEvent(new CustomEvent("calc-result", { bubbles: true, detail: result }));
   }
 
@@ -561,6 +579,216 @@ class Calculator {
     bar.value = STAGES[stage];
     bar.setAttribute("aria-labelledby", label.id);
     this.status.replaceChildren(bar, " ", label);
+  }
+}
+
+// ------------------------------------------------------------------ the running example
+
+/**
+ * The article around an example control (the main article, the speed page): everything the build
+ * marked as the running example's, re-rendered in place from the worker's answer
+ * (calculators/example/render.py). Figures keep their ids; the example gives them new values,
+ * words and explanations. Without JavaScript, or before the reader changes anything, the page shows
+ * the default example the build printed.
+ */
+class ExampleArticle {
+  constructor(calc) {
+    this.calc = calc;
+    this.root = calc.el.closest(".md-content") || document.body;
+    this.shown = "[]"; // the state the page shows: the build printed the defaults (no field changed)
+    const inside = (el, selector) => el.parentElement && el.parentElement.closest(selector);
+    const outside = (el) => !inside(el, ".ex-say, .ex-g, .calc");
+    this.says = Array.from(this.root.querySelectorAll(".ex-say[data-say]"));
+    this.groups = Array.from(this.root.querySelectorAll(".ex-g[data-fig]")).filter(outside);
+    this.names = Array.from(this.root.querySelectorAll(".ex-name[data-ex]")).filter(outside);
+    this.charts = Array.from(this.root.querySelectorAll(".ex-chart[data-chart]"));
+    this.figs = Array.from(this.root.querySelectorAll("a.fig[data-fig], .ex-input[data-fig]")).filter(outside);
+    this.inputs = Array.from(this.root.querySelectorAll(".ex-input[data-field]"), (el) => new ProseInput(el, calc));
+    let sources = "";
+    try {
+      const island = document.getElementById("fig-provenance");
+      sources = island ? String(JSON.parse(island.textContent).urls.sources || "") : "";
+    } catch (err) {
+      sources = "";
+    }
+    const unique = (items) => Array.from(new Set(items));
+    this.page = {
+      sources,
+      figs: unique(this.figs.map((el) => el.dataset.fig)),
+      groups: unique(this.groups.map((el) => JSON.stringify(ExampleArticle.group(el)))).map((g) => JSON.parse(g)),
+      names: unique(this.names.map((el) => JSON.stringify(ExampleArticle.name(el)))).map((n) => JSON.parse(n)),
+      says: unique(this.says.map((el) => el.dataset.say)),
+      charts: unique(this.charts.map((el) => el.dataset.chart)),
+    };
+  }
+
+  static group(el) {
+    const [one, other] = (el.dataset.noun || "").split("|");
+    return [el.dataset.fig, el.dataset.art || "", one || "", other || "", el.dataset.style || ""];
+  }
+
+  static name(el) {
+    return [el.dataset.ex, el.dataset.form || "", el.dataset.cap === "1"];
+  }
+
+  /** What the worker needs to know of this page (sent with every request of the example control). */
+  request() {
+    return this.page;
+  }
+
+  /** The worker's answer into the page; false when it shows what the page already shows (nothing to announce). */
+  apply(article, state) {
+    const key = JSON.stringify(Object.keys(state).sort().map((k) => [k, state[k]]));
+    const started = performance.now();
+    if (key === this.shown) return false;
+    this.shown = key;
+    const setText = (el, text) => {
+      if (typeof text === "string" && el.textContent !== text) el.textContent = text;
+    };
+    const setHTML = (el, html) => {
+      if (typeof html === "string" && !sameContent(el, html)) el.innerHTML = html;
+    };
+    for (const el of this.figs) if (hasOwn(article.figs, el.dataset.fig)) setText(el, article.figs[el.dataset.fig]);
+    for (const el of this.groups) {
+      const k = ExampleArticle.group(el).join("|");
+      if (hasOwn(article.groups, k)) setHTML(el, article.groups[k]);
+    }
+    for (const el of this.names) {
+      const [name, form, cap] = ExampleArticle.name(el);
+      const k = [name, form, cap ? "1" : ""].join("|");
+      if (hasOwn(article.names, k)) setText(el, article.names[k]);
+    }
+    for (const el of this.says) if (hasOwn(article.says, el.dataset.say)) setHTML(el, article.says[el.dataset.say]);
+    for (const el of this.charts) if (hasOwn(article.charts, el.dataset.chart)) setHTML(el, article.charts[el.dataset.chart]);
+    for (const input of this.inputs) input.update(state);
+    // The explanations beside the figures (docs/assets/explain.js keeps the page's and takes these over them).
+    document.dispatchEvent(new CustomEvent("fig-provenance", { detail: article.provenance }));
+    try {
+      performance.measure("example:render", { start: started, end: performance.now() });
+    } catch (err) {
+      // measures are for the benchmark only
+    }
+    return true;
+  }
+
+  showErrors(errors) {
+    for (const input of this.inputs) input.error(hasOwn(errors, input.field) ? errors[input.field] : "");
+  }
+}
+
+/**
+ * A number of the running example that the reader can change where the prose states it (the context,
+ * the batch): a spin button (arrow keys halve and double it; Enter, Space, a tap or a click open a
+ * small input for any value), bound to the example control's field of the same name.
+ */
+class ProseInput {
+  constructor(el, calc) {
+    this.el = el;
+    this.calc = calc;
+    this.field = el.dataset.field;
+    this.control = calc.form.elements.namedItem(this.field);
+    this.value = Number(el.dataset.value);
+    this.initial = this.value;
+    if (!this.control || !Number.isFinite(this.value)) return;
+    el.setAttribute("role", "spinbutton");
+    el.setAttribute("tabindex", "0");
+    el.setAttribute("aria-label", el.dataset.label || this.field);
+    el.setAttribute("aria-valuemin", "2");
+    el.setAttribute("aria-describedby", `${calc.instance}-${this.field}-error`);
+    this.sync();
+    el.addEventListener("focus", () => calc.runtime.start()); // a number the reader reaches starts Python, as a field does
+    el.addEventListener("keydown", (event) => this.key(event));
+    el.addEventListener("click", () => this.open());
+  }
+
+  sync() {
+    this.el.setAttribute("aria-valuenow", String(this.value));
+    this.el.setAttribute("aria-valuetext", this.el.textContent);
+  }
+
+  /** After an answer: the value the example now has (its state, or the page's default). */
+  update(state) {
+    const value = Number(hasOwn(state, this.field) ? state[this.field] : this.initial);
+    if (Number.isFinite(value)) this.value = value;
+    this.sync();
+  }
+
+  key(event) {
+    if (this.calc.runtime.state === "failed") return;
+    if (event.key === "ArrowUp" || event.key === "ArrowDown") {
+      event.preventDefault();
+      const next = event.key === "ArrowUp" ? this.value * 2 : Math.max(2, Math.floor(this.value / 2));
+      this.set(String(next));
+    } else if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      this.open();
+    }
+  }
+
+  /** The field takes the text (the reader's own, or digits), and the control asks Python as for a typed edit. */
+  set(text) {
+    if (this.control.disabled) return;
+    const value = Number(text);
+    if (Number.isFinite(value)) {
+      this.value = value;
+      this.el.setAttribute("aria-valuenow", text);
+    }
+    this.control.value = text;
+    this.control.dispatchEvent(new Event("input", { bubbles: true }));
+  }
+
+  /** A small labelled input in place of the number; Enter or leaving it commits, Escape cancels. */
+  open() {
+    if (this.editor || this.calc.runtime.state === "failed") return;
+    this.calc.runtime.start();
+    const editor = document.createElement("input");
+    editor.type = "text";
+    editor.className = "ex-input-editor";
+    editor.setAttribute("inputmode", "numeric");
+    editor.setAttribute("autocomplete", "off");
+    editor.setAttribute("aria-label", this.el.getAttribute("aria-label"));
+    editor.value = this.control.value;
+    editor.size = Math.max(4, editor.value.length + 1);
+    this.editor = editor;
+    this.el.hidden = true;
+    this.el.after(editor);
+    editor.focus();
+    editor.select();
+    let done = false;
+    const close = (commit) => {
+      if (done) return;
+      done = true;
+      const text = editor.value.trim();
+      editor.remove();
+      this.editor = null;
+      this.el.hidden = false;
+      if (commit && text && text !== this.control.value) this.set(text);
+      this.el.focus();
+    };
+    editor.addEventListener("keydown", (event) => {
+      if (event.key === "Enter") {
+        event.preventDefault();
+        close(true);
+      } else if (event.key === "Escape") {
+        event.preventDefault();
+        close(false);
+      }
+    });
+    editor.addEventListener("blur", () => close(true));
+  }
+
+  /** The control's message for this field, shown beside the number too (and read with it: aria-describedby). */
+  error(message) {
+    if (message) this.el.setAttribute("aria-invalid", "true");
+    else this.el.removeAttribute("aria-invalid");
+    let bubble = this.el.nextElementSibling;
+    if (!bubble || !bubble.classList.contains("ex-input-error")) {
+      if (!message) return;
+      bubble = document.createElement("span");
+      bubble.className = "ex-input-error";
+      this.el.after(bubble);
+    }
+    bubble.textContent = message ? ` (${message})` : "";
   }
 }
 
@@ -656,8 +884,10 @@ function main() {
   noticeAfterReload(config, elements[0]);
   // Otherwise Python starts on the reader's first touch of a calculator (Calculator.init), not
   // when one scrolls into view: reading a page on a phone must not cost its 20 MB runtime. Only a
-  // desktop on a fast connection starts it ahead, when idle (startWhenIdleOnFastDesktop).
-  startWhenIdleOnFastDesktop(runtime, elements);
+  // desktop on a fast connection starts it ahead, when idle (startWhenIdleOnFastDesktop), and never for
+  // the running example's control: it sits at the top of an article that is read, not computed, so a
+  // reader who never touches it loads nothing beyond the page.
+  startWhenIdleOnFastDesktop(runtime, Array.from(elements).filter((el) => !el.classList.contains("calc-example")));
   keepRuntimeForNextVisit(runtime, config.service_worker);
 }
 

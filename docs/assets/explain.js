@@ -35,8 +35,10 @@
     const title = input.url ? el("a", { href: input.url, rel: "noopener" }, input.title) : input.title;
     // An entry without a name of its own (a platform, an efficiency) is named by its source's title.
     const head = input.name ? [el("strong", null, input.name), " — ", title] : [el("strong", null, title)];
-    return el("li", null, ...head, `, ${data.ui.accessed} ${input.accessed}; `,
-      `${data.ui.confidence}: ${input.confidence}`);
+    // The reader's own config.json has no access date or confidence: only what it has is said.
+    const details = [input.accessed ? `, ${data.ui.accessed} ${input.accessed}` : "",
+      input.confidence ? `; ${data.ui.confidence}: ${input.confidence}` : ""].join("");
+    return el("li", null, ...head, details);
   }
 
   function termItem(term) {
@@ -149,15 +151,40 @@
     }
   }
 
-  function init() {
-    const script = document.getElementById("fig-provenance");
-    data = script ? JSON.parse(script.textContent) : { figs: {}, src: {}, ui: {}, urls: {} };
-    for (const fig of document.querySelectorAll("a.fig[data-fig]")) {
+  /** Figures that can open an explanation say so (again after the running example re-rendered a sentence). */
+  function mark() {
+    for (const fig of document.querySelectorAll("a.fig[data-fig]:not([aria-haspopup])")) {
       if (!own(data.figs, fig.dataset.fig)) continue;
       fig.setAttribute("aria-haspopup", "dialog");
       fig.setAttribute("aria-expanded", "false");
       if (data.ui.explain) fig.setAttribute("title", data.ui.explain);
     }
+  }
+
+  /**
+   * The running example changed (docs/assets/calculators.js): its figures' explanations, computed for the
+   * reader's example by the same Python, replace the page's; the rest stay. Own entries only, as always.
+   */
+  function replaced(event) {
+    const detail = event.detail || {};
+    close(false);
+    for (const part of ["figs", "src"]) {
+      const update = detail[part];
+      if (!update || typeof update !== "object") continue;
+      const target = Object.assign(Object.create(null), data[part]);
+      for (const key of Object.keys(update)) {
+        if (key !== "__proto__" && key !== "constructor" && key !== "prototype") target[key] = update[key];
+      }
+      data[part] = target;
+    }
+    mark();
+  }
+
+  function init() {
+    const script = document.getElementById("fig-provenance");
+    data = script ? JSON.parse(script.textContent) : { figs: {}, src: {}, ui: {}, urls: {} };
+    mark();
+    document.addEventListener("fig-provenance", replaced);
     for (const term of document.querySelectorAll("abbr.term[title]")) {
       // The popover replaces the native tooltip, which touch screens never show.
       term.dataset.explain = term.getAttribute("title");

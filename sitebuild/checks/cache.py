@@ -106,9 +106,17 @@ def store(root: pathlib.Path, key: str, result, kind: str = "result") -> None:
 
 
 def page_figures(project, figure_macros) -> dict:
-    """{(lang, name): Counter of figure ids} each page's source calls (what render-parity compares with)."""
-    return {(lang, name): Counter(m.args[0] for m in page.macros if m.name in figure_macros and m.args)
-            for lang, pages in project.pages.items() for name, page in pages.items()}
+    """{(lang, name): Counter of figure ids} each page's source calls (what render-parity compares with), the
+    figures of the running example's sentences included (a say("id") prints those of its default variant)."""
+    from calculators.example.render import SAYS, default_say_figures
+
+    def ids(page):
+        for m in page.macros:
+            if m.name in figure_macros and m.args:
+                yield m.args[0]
+            elif m.name == "say" and m.args and m.args[0] in SAYS:
+                yield from default_say_figures(m.args[0], project.catalog)
+    return {(lang, name): Counter(ids(page)) for lang, pages in project.pages.items() for name, page in pages.items()}
 
 
 def _write(path: pathlib.Path, data: bytes) -> bool:

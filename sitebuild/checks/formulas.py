@@ -5,7 +5,7 @@ in (each figure's formula object, declared with it in calculators/article/topics
 If the model changes a figure and the formula object no longer gives the
 printed value, a reader would see arithmetic that does not add up; the build
 stops instead, naming the file and line of the figure's declaration (the
-declaration records where it stands: calculators/article/figure.py).
+declaration records where it stands: calculators/example/figure.py).
 """
 
 from __future__ import annotations

@@ -206,7 +206,7 @@ def links_and_blocks(src, tr) -> list:
     problems = _compare(src, tr, [_Keyed(_target(l), l.line) for l in src.links],
                         [_Keyed(_target(l), l.line) for l in tr.links], lambda k: repr(k.key), "link to", "link-parity", aligned)
     pick = lambda p: [m for m in p.macros if m.name not in FIGURE_MACROS and m.name]
-    problems += _compare(src, tr, pick(src), pick(tr), lambda m: m.call, "macro", "macro-parity", aligned)
+    problems += _compare(src, tr, pick(src), pick(tr), lambda m: m.core_call, "macro", "macro-parity", aligned)
     if src.code_blocks != tr.code_blocks:
         problems.append(Problem(tr.rel, 1, ERROR, "code-parity",
                                 f"{tr.code_blocks} code block(s) here, {src.code_blocks} in {src.rel}: keep the German code blocks"))

@@ -55,7 +55,7 @@ class Project:
 
     @property
     def calculators(self) -> dict:
-        return worker.CALCULATORS
+        return worker.ALL   # the four calculators and the running example's controls
 
     @cached_property
     def names(self):

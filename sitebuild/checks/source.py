@@ -26,7 +26,7 @@ import yaml
 DOCS = "docs"
 # Arguments of fig()/claim() that only shape the words around the number in one language
 # (calculators/text/grammar.py): not part of what a translation must match.
-LANGUAGE_KWARGS = ("art", "noun", "style")
+LANGUAGE_KWARGS = ("art", "noun", "style", "form", "cap")   # an article, a counted noun, a running-text form, a name's case
 
 
 @dataclass(frozen=True)
@@ -48,7 +48,7 @@ class Macro:
 
     @property
     def core_call(self) -> str:
-        """The call without the language-only arguments (art=, noun=): what every language must share."""
+        """The call without the language-only arguments (art=, noun=, form=, cap=): what every language must share."""
         parts = [repr(a) for a in self.args] + [f"{k}={v!r}" for k, v in self.kwargs if k not in LANGUAGE_KWARGS]
         return f"{self.name}({', '.join(parts)})" if self.name else self.source
 

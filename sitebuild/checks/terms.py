@@ -30,7 +30,7 @@ from .. import spelling, termbase
 from . import prose
 from .report import ERROR, Problem
 
-CHART_CODE = ("calculators/article/charts.py", "calculators/ui/charts.py")
+CHART_CODE = ("calculators/article/charts.py", "calculators/ui/charts.py", "calculators/ui/example_charts.py")
 
 
 def _line(text: str, offset: int) -> int:
@@ -144,11 +144,11 @@ def _base(article: str) -> str:
     return "il"
 
 
-_PLACEHOLDER = re.compile(r"\{[A-Za-z_][\w.]*\}")
+_PLACEHOLDER = re.compile(r"\{[A-Za-z_][\w.]*(?::[^{}\s]*)?\}")   # {tokens}, and with a form: {device:einem}, {share:il}
 
 
 def _mask_placeholders(text: str) -> str:
-    """Blank out {placeholders}: a slot's name (e.g. {tokens}) is code, not a word the reader sees;
+    """Blank out {placeholders} (with a form the grammar asks for, {device:einem}): a slot's name (e.g. {tokens}) is code, not a word the reader sees;
     blanks of the same length keep every offset, so line numbers stay right."""
     return _PLACEHOLDER.sub(lambda m: " " * len(m.group()), text)
 

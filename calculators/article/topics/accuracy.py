@@ -14,8 +14,8 @@ from ...data import scenarios as S
 from .. import calibration as K
 from ...perf import step_time as T
 from ...perf.deployment import Deployment
-from ..figure import H100, LLAMA_70B, declarer
-from ..formula import F, Q
+from ...example.figure import H100, LLAMA_70B, declarer
+from ...example.formula import F, Q
 from .steptime import declare_step
 
 DECLARATIONS: list = []
@@ -147,6 +147,21 @@ for _p in ("deploy.llama70b.h100x8", "where.llama70b.b64", "where.r1.b200x8.b1")
     figure(f"{_p}.share_fixed", "percent", "(fixed cost + collectives) ÷ expected step", IN, decimals=0,
            expression=F("({f} + {k}) ÷ {s}", f=("fixed", f"{_p}.t_fixed"), k=("collectives", f"{_p}.t_comm"), s=("step", f"{_p}.step")))(
         lambda c, p=_p: (_terms(p, c).fixed_s + _terms(p, c).comm_s) / _terms(p, c).step_s)
+
+
+# The layouts' device counts and the Llama step's context: fixed, not the running example's (which the main article's
+# example control changes), so that these comparisons keep their numbers whatever the reader chooses.
+@figure("where.llama70b.b64.gpus", "count", "scenario: GPUs of the tensor-parallel Llama 3.1 70B layout", [], sig=None, decimals=0)
+def llama_b64_gpus(c): return S.SPEED_DEVICES
+
+
+@figure("deploy.llama70b.h100x8.gpus", "count", "scenario: GPUs of the tensor-parallel Llama 3.1 70B layout", [], sig=None, decimals=0)
+def llama_h100x8_gpus(c): return S.SPEED_DEVICES
+
+
+@figure("deploy.llama70b.h100x8.context", "tokens", "scenario: tokens of context of the Llama 3.1 70B step the speed page explains", [], sig=None,
+        decimals=0)
+def llama_h100x8_context(c): return S.SPEED_PROMPT
 
 
 @figure("where.r1.b200x8.b1.gpus", "count", "published: GPUs the min-latency run used", ["measurements.trtllm-deepseek-r1-b200-plain"],

@@ -17,8 +17,8 @@ from ...perf import step_time as T
 from ...perf import measured
 from ...perf import roofline as M
 from ...perf.deployment import Deployment, shape_from_catalog
-from ..figure import DEEPSEEK_V3, GPT_OSS_120B, H100, LLAMA_70B, SN40L, declarer
-from ..formula import F
+from ...example.figure import DEEPSEEK_V3, GPT_OSS_120B, H100, LLAMA_70B, SN40L, declarer
+from ...example.formula import F
 from .step import ACTIVE, ROW
 from .steptime import declare_step
 

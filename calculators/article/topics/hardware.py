@@ -7,8 +7,8 @@ from ...arch import precision
 from ...arch.layers import MoEMLP
 from ...data import scenarios as S
 from ...perf import roofline as M
-from ..figure import DEEPSEEK_V3, GPT_OSS_120B, H100, LLAMA_70B, SN40L, datum, declarer
-from ..formula import F
+from ...example.figure import DEEPSEEK_V3, GPT_OSS_120B, H100, LLAMA_70B, SN40L, datum, declarer
+from ...example.formula import F
 from .models import FP8_B128, MXFP4, bf16_and
 
 DECLARATIONS: list = []
@@ -196,6 +196,12 @@ def fused_dataflow(c): return c.data["dataflow-fused-operators"].low
 
 @figure("fused_ops.gpu", "count", "catalog: operators per kernel call in typical GPU fusion", ["data.gpu-fused-operators"], sig=None, decimals=0)
 def fused_gpu(c): return datum(c, "gpu-fused-operators")
+
+
+# The H100's bandwidth where a page compares a measurement with it (not the running example's device, which the reader
+# chooses: device.h100.bandwidth).
+@figure("device.h100-sxm.bandwidth", "bytes_per_s", "datasheet: HBM bandwidth", H100_IN)
+def h100_sxm_bandwidth(c): return c.devices[H100].serving.bytes_per_s
 
 
 # Glossary: the memory of the dataflow and SRAM accelerators (RDU, LPU, WSE).

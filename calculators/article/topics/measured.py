@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from ...data import scenarios as S
 from ...perf import roofline as M
-from ..figure import DEEPSEEK_V3, GPT_OSS_120B, MINIMAX_M2, SN40L, datum, declarer, measurement
-from ..formula import F
+from ...example.figure import DEEPSEEK_V3, GPT_OSS_120B, MINIMAX_M2, SN40L, datum, declarer, measurement
+from ...example.formula import F
 from .models import FP8_B128, MXFP4, bf16_and, B2
 
 DECLARATIONS: list = []

@@ -4,10 +4,9 @@ and the terms the sums over a model's mixed layers read (one per attention kind 
 from __future__ import annotations
 
 from ...arch import precision as P
-from ...data import scenarios as S
 from ...perf import roofline as M
-from ..figure import DEEPSEEK_V3, GPT_OSS_120B, LLAMA_70B, MINIMAX_M2, declarer
-from ..formula import F
+from ...example.figure import DEEPSEEK_V3, GPT_OSS_120B, LLAMA_70B, MINIMAX_M2, declarer
+from ...example.formula import F
 
 DECLARATIONS: list = []
 figure = declarer(DECLARATIONS)
@@ -26,43 +25,7 @@ def _kv_formula(heads: tuple) -> F:
 KV_L70 = _kv_formula(("KV heads", "model.llama70b.kv_heads"))
 
 
-# ------------------------------------------------- section 2: KV cache size
-
-@figure("kv.llama70b.bytes_per_token", "bytes", "layers × 2 (K and V) × KV heads × head dimension × bytes per value (BF16: 2)", L70_IN,
-        sig=None, decimals=0, unit="B", expression=KV_L70)
-def kv_llama70b_per_token(c): return M.kv_bytes_per_token(c.models[LLAMA_70B], "bf16")
-
-
-@figure("kv.llama70b.bytes_per_token_short", "bytes", "the same, in kilobytes", L70_IN,
-        expression=F("{x}", x=("", "kv.llama70b.bytes_per_token")))
-def kv_llama70b_per_token_short(c): return M.kv_bytes_per_token(c.models[LLAMA_70B], "bf16")
-
-
-@figure("model.llama70b.layers", "count", "catalog: layers", L70_IN, sig=None, decimals=0)
-def llama70b_layers(c): return c.models[LLAMA_70B].layers
-
-
-@figure("model.llama70b.kv_heads", "count", "catalog: KV heads", L70_IN, sig=None, decimals=0)
-def llama70b_kv_heads(c): return c.models[LLAMA_70B].kv_heads
-
-
-@figure("model.llama70b.head_dim", "count", "catalog: head dimension", L70_IN, sig=None, decimals=0)
-def llama70b_head_dim(c): return c.models[LLAMA_70B].head_dim
-
-
-for _ctx in S.CONTEXTS:
-    _total = F("{per} × {ctx}", per=("per token", "kv.llama70b.bytes_per_token"), ctx=("tokens", f"context.{_ctx}"))
-
-    @figure(f"context.{_ctx}", "tokens", "context length in tokens (1K = 1,024)", [], sig=None, decimals=0)
-    def context(c, n=_ctx): return n
-
-    @figure(f"kv.llama70b.total.{_ctx}", "bytes", "KV bytes per token × context tokens", L70_IN, expression=_total)
-    def kv_llama70b_total(c, n=_ctx): return M.kv_bytes(c.models[LLAMA_70B], n)
-
-    @figure(f"kv.llama70b.total_gib.{_ctx}", "bytes", "the same total in binary gibibytes (2^30 bytes)", L70_IN, unit="GiB",
-            expression=_total)
-    def kv_llama70b_total_gib(c, n=_ctx): return M.kv_bytes(c.models[LLAMA_70B], n)
-
+# The running example's KV cache (section 2) is a function of the example: calculators/example/figures_kv.py.
 
 # ------------------------------------------------ section 4: mixture of experts
 
@@ -106,15 +69,7 @@ def kv_gpt_oss_short(c): return M.kv_bytes_per_token(c.models[GPT_OSS_120B], "bf
 def gpt_oss_window(c): return c.models[GPT_OSS_120B].sliding_window
 
 
-@figure("model.llama70b.hidden", "count", "catalog: hidden size (values in one embedding row)", L70_IN, sig=None, decimals=0)
-def llama70b_hidden(c): return c.models[LLAMA_70B].hidden
-
-
 # Glossary: grouped-query attention against full multi-head attention.
-@figure("model.llama70b.query_heads", "count", "catalog: query heads", L70_IN, sig=None, decimals=0)
-def llama70b_query_heads(c): return c.models[LLAMA_70B].query_heads
-
-
 @figure("kv.llama70b.bytes_per_token_mha", "bytes", "as KV bytes per token, with one KV head per query head (multi-head attention)", L70_IN,
         expression=_kv_formula(("query heads", "model.llama70b.query_heads")))
 def kv_llama70b_mha(c):
@@ -170,10 +125,6 @@ def gpt_oss_head_dim(c): return _attention(c, GPT_OSS_120B, "full")[0].head_dim
         expression=F("{kv} × {heads} × {dim} × {bytes}", kv=("K and V", 2), heads=("KV heads", "model.gpt-oss-120b.kv_heads"),
                      dim=("values per head", "model.gpt-oss-120b.head_dim"), bytes=B2))
 def kv_gpt_oss_per_layer(c): return _attention(c, GPT_OSS_120B, "full")[0].kv_bytes_per_token("bf16")
-
-
-@figure("model.llama70b.vocab", "count", "catalog: vocabulary size (rows of the embedding table)", L70_IN, sig=None, decimals=0)
-def llama70b_vocab(c): return c.models[LLAMA_70B].arch.vocab
 
 
 # --------------------------------------------- terms: weights per precision group

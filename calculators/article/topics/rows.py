@@ -30,8 +30,8 @@ from ...perf import step_time as T
 from ...perf import roofline as M
 from ...perf import speculative as SP
 from ...perf.deployment import shape_from_catalog
-from ..figure import declarer
-from ..formula import F
+from ...example.figure import declarer
+from ...example.formula import F
 from .deployment import rows_of, serving_of
 from .models import B2
 from .steptime import declare_step

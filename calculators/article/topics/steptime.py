@@ -13,8 +13,8 @@ from __future__ import annotations
 from ...data import serving as SV
 from ...data.catalog import load
 from ...perf import step_time as T
-from ..figure import declarer
-from ..formula import F, Q
+from ...example.figure import declarer
+from ...example.formula import F, Q
 
 DECLARATIONS: list = []
 figure = declarer(DECLARATIONS)

@@ -18,7 +18,7 @@ computed, with everything a reader and a check need to know about it:
   not of the page that shows it;
 - `definition=True` marks a figure without inputs that a format defines (BF16
   is 2 bytes a value); a figure without inputs otherwise is our scenario;
-- `expression` is its formula object (calculators/article/formula.py): the same
+- `expression` is its formula object (calculators/example/formula.py): the same
   number as arithmetic over other figures, which the popover, the sources page
   and the checks read. A figure that is itself one catalog datum or one of our
   assumptions has none: its input explains it.

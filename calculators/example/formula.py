@@ -25,8 +25,9 @@ Sums over a model's mixed per-layer specs (attention kinds, precision
 groups) read intermediate figures, one per group, so each term is itself
 expandable.
 
-A formula object is part of its figure's declaration (calculators/article/figure.py),
-in the topic module that computes the figure (calculators/article/topics/).
+A formula object is part of its figure's declaration (calculators/example/figure.py),
+in the module that computes the figure (calculators/article/topics/, or calculators/example/
+for the running example's figures, whose formulas are functions of the example).
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ from dataclasses import dataclass
 
 from ..text import fmt
 from ..text import message
-from ..ui.messages import P_
+from ..text.marks import P_
 
 ENDS = {"low": 0, "high": 1}
 
@@ -61,7 +62,7 @@ class Term:
     figure: str | None = None   # the figure it reads, or None for a constant
     value: float | None = None  # the constant's value
     end: str | None = None      # of a range figure, read only this end ("low" or "high")
-    kind: str | None = None     # a constant's unit kind, where it has one
+    kind: str | None = None     # a constant printed as a quantity of this unit kind (fmt.format_quantity: "params", "bytes")
 
 
 @dataclass(frozen=True)
@@ -147,6 +148,7 @@ COUNTED = {
     "requests": P_("{n} request", "{n} requests", "term"),
     "layers": P_("{n} layer", "{n} layers", "term"),
     "GPUs": P_("{n} GPU", "{n} GPUs", "term"),
+    "devices": P_("{n} device", "{n} devices", "term"),
     "all-reduces": P_("{n} all-reduce", "{n} all-reduces", "term"),
     "calls": P_("{n} call", "{n} calls", "term"),
     "racks": P_("{n} rack", "{n} racks", "term"),
@@ -196,7 +198,8 @@ def _eval(node, names: dict) -> float:
 
 def F(expr: str, **terms) -> Formula:
     """Shorthand: F("{a} ÷ {b}", a=("label", "figure.id"), b=("label", 2.0), c=("label", "range.id", "high"),
-    d=("label", Q(3.35e12, "bytes_per_s")))."""
+    d=("label", Q(3.35e12, "bytes_per_s")), e=("label", 3.6e10, "params")): a figure, a constant, one end of a range,
+    a constant printed with its unit (Q, or its unit kind as a third element)."""
     out = []
     for slot, (label, ref, *end) in terms.items():
         if isinstance(ref, Q):
@@ -206,5 +209,5 @@ def F(expr: str, **terms) -> Formula:
                 raise ValueError(f"term {slot!r}: end must be one of {', '.join(ENDS)}, got {end[0]!r}")
             out.append(Term(slot, label, figure=ref, end=end[0] if end else None))
         else:
-            out.append(Term(slot, label, value=float(ref)))
+            out.append(Term(slot, label, value=float(ref), kind=end[0] if end else None))
     return Formula(expr, tuple(out))
