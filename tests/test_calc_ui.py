@@ -192,3 +192,16 @@ def test_markup_escape_is_html_escape(text, quote):
 
     from calculators.text import markup
     assert markup.escape(text, quote) == html.escape(text, quote)
+
+
+def test_a_string_two_modules_declare_reaches_the_browser_table_whichever_loads_first():
+    """The decode chart's legend ("reading weights") is declared by the calculators and by the running example;
+    the browser table must hold it even when the example's module (excluded from it) declared it first."""
+    from calculators.text import marks
+    marks.N_("a legend both declare")                      # declared here, by a test module: not a calculators module
+    assert ("a legend both declare", None) not in marks.declared("calculators.")
+    marks._DECLARED[("a legend both declare", None)].add("calculators.ui.charts")
+    assert ("a legend both declare", None) in marks.declared("calculators.", exclude=("calculators.example",))
+    del marks._DECLARED[("a legend both declare", None)]
+    for legend in ("reading weights", "reading KV cache", "arithmetic at peak"):
+        assert legend in messages.browser_strings()

@@ -36,7 +36,7 @@ _IT = {
 }
 FORMS = {"de": tuple(_DE), "en": ("a", "the"), "da": tuple(_DA), "it": tuple(_IT)}
 
-MIXED = N_("mixed precision, as released", "example")
+MIXED = N_("original mixed precision", "example")
 
 
 class NameError_(ValueError):
@@ -71,7 +71,7 @@ def precision_label(key: str) -> str:
 
 
 def weights_label(m, weights: str | None, tr) -> str:
-    """The weights' precision: one format's name, or "mixed precision, as released" where the groups differ."""
+    """The weights' precision: one format's name, or "original mixed precision" where the groups differ."""
     if weights:
         return precision_label(weights)
     keys = {g.precision.label for g in m.weights}

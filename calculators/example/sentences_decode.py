@@ -339,8 +339,8 @@ BATCH_GAIN = Say("batch.gain", PAGE, _gain, {
                      "step reads more of the experts, so the weights are shared less and less.", "example"),
     "little_compute": N_("Here total tokens per second climb only to {gain} the single-request value: at large batches, the compute "
                          "units are busy.", "example"),
-    "little_fit": N_("Here total tokens per second climb only to {gain} the single-request value: no more than {b} requests of this "
-                     "length fit into memory.", "example"),
+    "little_fit": N_("Here total tokens per second climb only to {gain} the single-request value: of the batch sizes shown, none "
+                     "above {b} requests of this length fits into memory.", "example"),
 }, figs=lambda c: {"gain": "ex.batch.gain", "b": f"batch.size.{_largest(c)}"})
 
 

@@ -22,14 +22,14 @@ import sys
 
 from .message import Plural
 
-_DECLARED: dict = {}     # (msgid, context) -> the module that declared it
+_DECLARED: dict = {}     # (msgid, context) -> the modules that declared it (one msgid may serve two modules)
 _PLURALS: dict = {}      # (msgid (the singular), context) -> its Plural
 _SINGULARS: dict = {}    # msgid (the singular) -> its Plural, whatever its context
 
 
 def N_(msgid: str, context: str | None = None) -> str:
     """Mark a UI string for extraction (tools/messages.py); it is translated where it is shown."""
-    _DECLARED.setdefault((msgid, context), sys._getframe(1).f_globals.get("__name__", ""))
+    _DECLARED.setdefault((msgid, context), set()).add(sys._getframe(1).f_globals.get("__name__", ""))
     return msgid
 
 
@@ -39,7 +39,7 @@ def P_(one: str, other: str, context: str | None = None) -> Plural:
     Positional arguments only: the extractor (Babel, tools/messages.py) reads them by position.
     """
     message = Plural(one, other, context)
-    _DECLARED.setdefault((one, context), sys._getframe(1).f_globals.get("__name__", ""))
+    _DECLARED.setdefault((one, context), set()).add(sys._getframe(1).f_globals.get("__name__", ""))
     _PLURALS[(one, context)] = message
     _SINGULARS[one] = message
     return message
@@ -52,6 +52,8 @@ def plural(msgid: str, context: str | None = None) -> Plural | None:
 
 
 def declared(*prefixes: str, exclude: tuple = ()) -> list:
-    """Every (msgid, context) declared by a module whose name starts with one of `prefixes` (not `exclude`), sorted."""
-    return sorted((k for k, module in _DECLARED.items() if module.startswith(prefixes) and not module.startswith(exclude)),
+    """Every (msgid, context) declared by a module whose name starts with one of `prefixes` (not `exclude`), sorted:
+    a key two modules declare counts for each (the decode chart's legend is also the running example's)."""
+    return sorted((k for k, modules in _DECLARED.items()
+                   if any(m.startswith(prefixes) and not m.startswith(exclude) for m in modules)),
                   key=lambda k: (k[0], k[1] or ""))
