@@ -25,7 +25,7 @@ import calc_site  # noqa: E402
 from static_server import StaticServer  # noqa: E402
 
 LANGS = ("de", "en", "da", "it")
-PAGES = ("index", "decode", "speed", "calculators", "glossary", "sources", "factcheck", "status", "about")
+PAGES = ("index", "decode", "speed", "calculators", "glossary", "sources", "factcheck", "accuracy", "status", "about")
 
 # What overflows: the page (sideways scroll), and tables and charts wider than the content column
 # (720 px on a desktop, the screen less its margins on a phone) that are not in a scroller of their own,
