@@ -41,6 +41,9 @@ def ids(page: str | None = None) -> frozenset:
     return frozenset(d.id for d in declarations() if page is None or page in d.pages)
 
 
+@lru_cache(maxsize=8)
 def registry(c: Case) -> dict:
-    """{id: Figure} of one example on its page."""
+    """{id: Figure} of one example on its page (kept per Case: a page asks for its example's figures once per
+    sentence, and the build's default Case is one object per catalog and page; a reader's change is a new Case).
+    Callers read it, never change it."""
     return build(declarations(), c)
