@@ -34,7 +34,7 @@ from calculators.data import byo, catalog
 from calculators.ui import fields as F
 from calculators.ui import messages, worker
 
-from .strings import Strings
+from .strings import Strings, Translator
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 CONFIGS_DIR = ROOT / "calculators" / "data" / "configs"
@@ -99,10 +99,9 @@ def html_lines(html: str) -> list:
     return list(dict.fromkeys(p.lines))
 
 
-def translator(lang: str, strings: Strings | None = None):
-    """The page's translation function for `lang` (a Plural gives its forms), as the build's macros use it."""
-    strings = strings or Strings()
-    return lambda msgid, context=None: strings.get(msgid, lang, context)
+def translator(lang: str, strings: Strings | None = None) -> Translator:
+    """The page's translation function for `lang` (a Plural gives its forms): the build's own Translator."""
+    return Translator(strings or Strings(), lang)
 
 
 def evaluate(name: str, texts: dict, lang: str, tr, cat) -> tuple:
