@@ -19,8 +19,7 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 import project_copy  # noqa: E402  (tools/project_copy.py)
-
-LANGS = ("de", "en", "da", "it")
+from sitebuild.strings import LANGS  # noqa: E402, F401  (the site's languages, declared once)
 
 
 def copy_project(dest: pathlib.Path, messages: bool = False) -> pathlib.Path:
